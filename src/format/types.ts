@@ -1,0 +1,77 @@
+/** Types shared by the format modules: messages in, segments and ids out, parsed calls back. */
+
+export type Role = 'system' | 'user' | 'assistant' | 'ipython';
+/** `tool` is accepted as a synonym of `ipython` and written as `ipython`. */
+export type InputRole = Role | 'tool';
+
+/** A call written in structured (OpenAI-like) form, used only when no raw text exists. */
+export interface StructuredToolCall {
+  function: { name: string; arguments: Record<string, unknown> | string };
+}
+
+export interface Message {
+  role: InputRole;
+  /** Plain text, or an object rendered as JSON with Python's default separators. */
+  content: string | object;
+  tool_calls?: StructuredToolCall[];
+  /**
+   * What the model emitted for this assistant message, verbatim and without its terminator.
+   * `<|python_tag|>` is the one special token recognized inside it.
+   */
+  raw?: string;
+  /** The terminator the model sampled after `raw`. */
+  stop?: 'eom' | 'eot';
+  /** The emitted token ids of `raw` (no terminator); replayed instead of re-encoding the text. */
+  ids?: number[];
+}
+
+export type BuiltinToolName = 'brave_search' | 'wolfram_alpha' | 'code_interpreter';
+
+export interface RenderOptions {
+  /** Built-in tools; `code_interpreter` only enables `Environment: ipython`. Empty = not given. */
+  builtinTools?: string[];
+  /** Custom tools as JSON function schemas (rendered as given). Empty = not given. */
+  tools?: object[];
+  /** "11 August 2026", an ISO date "2026-08-11", or a Date. Default: today, when any option is on. */
+  date?: string | Date;
+  /** Default "December 2023". */
+  knowledgeCutoff?: string;
+  /** End with the assistant header so generation can start. Default true. */
+  addGenerationPrompt?: boolean;
+}
+
+export interface Conversation extends RenderOptions {
+  messages: Message[];
+}
+
+/** A piece of the prompt: a special token written by the structure, or text encoded on its own. */
+export type Segment =
+  | { kind: 'special'; id: number }
+  | { kind: 'text'; text: string; /** ids the model emitted for exactly this text */ ids?: number[] };
+
+export type ToolCallKind = 'builtin' | 'code' | 'custom' | 'invalid';
+
+export interface ToolCall {
+  kind: ToolCallKind;
+  /** Tool name; `code_interpreter` for code; for `invalid`, the name if one could be read, else "". */
+  name: string;
+  /** builtin: {query}; code: {code}; custom: the parameters; invalid: {text, error}. */
+  arguments: Record<string, unknown>;
+}
+
+export interface ParsedOutput {
+  /** Text the user should see (prose before a call, or the whole answer). */
+  content: string;
+  toolCalls: ToolCall[];
+  stop: 'eom' | 'eot' | null;
+}
+
+/** Byte-level BPE over Llama 3's vocabulary; content is always plain text. */
+export interface TextTokenizer {
+  /** Plain content → ids. Special-token strings inside the text are ordinary text (ids < 128000). */
+  encode(text: string): number[];
+  /** Ids → text; special ids become their names. Incomplete UTF-8 at the end decodes to U+FFFD. */
+  decode(ids: readonly number[]): string;
+  /** The raw bytes of one id (a special id gives its name's UTF-8), for streaming decoders. */
+  tokenBytes(id: number): Uint8Array;
+}
