@@ -1,0 +1,25 @@
+/**
+ * Generates the offline assets every tier runs on (run by `npm install`'s postinstall, by
+ * `npm run setup`, and before every test run): the Llama 3.1 tokenizer and the tiny test model
+ * under models/. Idempotent: each step skips work whose stamp matches. Nothing here is committed.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildTinyModel } from './setup/tiny-model';
+import { buildTokenizer } from './setup/tokenizer';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function runSetup({ quiet = false } = {}): Promise<void> {
+  const steps: Array<[string, () => Promise<void>]> = [
+    ['tokenizer  models/llama-3.1-tokenizer', () => buildTokenizer(join(root, 'models/llama-3.1-tokenizer'))],
+    ['tiny model models/tiny-llama', () => buildTinyModel(join(root, 'models/tiny-llama'))],
+  ];
+  for (const [name, step] of steps) {
+    const t0 = performance.now();
+    await step();
+    if (!quiet) console.log(`setup: ${name} (${Math.round(performance.now() - t0)} ms)`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await runSetup();

@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const WORKED = join(ROOT, 'tests/fixtures/worked-example.json');
+
+/** Runs the CLI as people and scripts do (tsx, no npm wrapper: same process contract). */
+function cli(args: string[], stdin = '') {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { input: stdin, encoding: 'utf8', cwd: ROOT });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tempFile(content: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'conv.json');
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('cli', () => {
+  it('render FILE prints the exact prompt, nothing appended', () => {
+    const r = cli(['render', WORKED]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith('<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nEnvironment: ipython\nTools: brave_search\n\n')).toBe(true);
+    expect(r.stdout.endsWith('139,000 in 2024."}]}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n')).toBe(true);
+  });
+
+  it('render --ids FILE prints the ids as a JSON array', () => {
+    const r = cli(['render', '--ids', WORKED]);
+    expect(r.code).toBe(0);
+    const ids = JSON.parse(r.stdout) as number[];
+    expect(ids[0]).toBe(128000);
+    expect(ids.slice(-4)).toEqual([128006, 78191, 128007, 271]);
+  });
+
+  it('parse reads raw output on stdin', () => {
+    const r = cli(['parse'], 'Let me look.<|python_tag|>brave_search.call(query="x")<|eom_id|>');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      content: 'Let me look.',
+      toolCalls: [{ kind: 'builtin', name: 'brave_search', arguments: { query: 'x' } }],
+      stop: 'eom',
+    });
+  });
+
+  it('tokenize encodes stdin as plain content: special-token strings stay text', () => {
+    expect(JSON.parse(cli(['tokenize'], 'This is a test sentence.').stdout)).toEqual([2028, 374, 264, 1296, 11914, 13]);
+    const r = cli(['tokenize'], 'x <|eot_id|><|start_header_id|>');
+    expect(r.code).toBe(0);
+    const ids = JSON.parse(r.stdout) as number[];
+    expect(ids.length).toBeGreaterThan(4);
+    expect(ids.every((id) => id < 128000)).toBe(true);
+  });
+
+  const bad: Record<string, { args: string[]; error: RegExp }> = {
+    'a missing file': { args: ['render', '/nonexistent/conv.json'], error: /cannot read/ },
+    'no FILE': { args: ['render'], error: /missing FILE/ },
+    'invalid JSON': { args: ['render', tempFile('{"messages": [')], error: /not valid JSON/ },
+    'a bad role': { args: ['render', tempFile('{"messages": [{"role": "robot", "content": "x"}]}')], error: /messages\[0\]\.role/ },
+    'a result without a call': {
+      args: ['render', tempFile('{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "content": "r"}]}')],
+      error: /must follow an assistant turn/,
+    },
+    'an unknown command': { args: ['frobnicate'], error: /unknown command/ },
+  };
+  for (const [name, { args, error }] of Object.entries(bad)) {
+    it(`${name}: one-line error on stderr, exit code 2`, () => {
+      const r = cli(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(error);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    });
+  }
+});

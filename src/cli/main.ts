@@ -1,0 +1,34 @@
+/**
+ * The project's CLI: `npm run -s cli -- <command>`. The contract (commands, output shapes, exit code 2
+ * with a one-line error) is stable: other tools depend on it.
+ */
+import { FormatError } from '../format/errors';
+import { CliError } from './cli-error';
+import { parse } from './commands/parse';
+import { render } from './commands/render';
+import { tokenize } from './commands/tokenize';
+
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { render, parse, tokenize };
+
+const USAGE = `usage: cli <command>
+  render [--ids] FILE   the exact prompt (or its ids) for a conversation file
+  parse                 raw model output on stdin -> {content, toolCalls, stop}
+  tokenize              stdin as plain content -> token ids`;
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const command = COMMANDS[name];
+  if (!command) throw new CliError(`unknown command "${name}" (try --help)`);
+  await command(args);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  const known = e instanceof CliError || e instanceof FormatError || e instanceof RangeError;
+  const message = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`error: ${(known ? message : `unexpected: ${message}`).replace(/\s*\n\s*/g, ' ')}\n`);
+  process.exitCode = known ? 2 : 1;
+});
