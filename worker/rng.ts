@@ -1,0 +1,16 @@
+/** A seeded PRNG (mulberry32): uniform floats in [0, 1), the same sequence for the same seed. */
+export function createRng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A fresh random seed for requests that did not ask for reproducibility. */
+export function randomSeed(): number {
+  return (Math.random() * 2 ** 32) >>> 0;
+}
