@@ -1,0 +1,128 @@
+/**
+ * The worker contract, types only: the worker `expose`s an EngineApi, the main thread `wrap`s it.
+ * Everything here crosses postMessage, so it is structured-cloneable data (no functions, no classes),
+ * except the callbacks, which travel as comlink proxies, and the abort port, which is transferred.
+ */
+
+/** Sampling settings; defaults are Llama 3.1's generation config. */
+export interface SamplingParams {
+  /** 0 = greedy. Default 0.6. */
+  temperature?: number;
+  /** Nucleus mass; 1 = off. Default 0.9. */
+  topP?: number;
+  /** Keep the k most likely; 0 = off. Default 0. */
+  topK?: number;
+  /** Drop tokens below minP × the top probability; 0 = off. Default 0. */
+  minP?: number;
+  /** Divides positive logits (multiplies negative ones) of tokens seen in the penalty window; 1 = off. */
+  repetitionPenalty?: number;
+  /** Subtracts count × this from a seen token's logit; 0 = off. */
+  frequencyPenalty?: number;
+  /** Subtracts this once from a seen token's logit; 0 = off. */
+  presencePenalty?: number;
+  /** How many of the latest ids (prompt and generated) the penalties look at. Default 64. */
+  penaltyWindow?: number;
+  /** Added to the logits of the given ids (token id → bias); -Infinity bans a token. */
+  logitBias?: Record<number, number>;
+  /** Seed of the RNG; same seed, same logits → same tokens. Default: random. */
+  seed?: number;
+}
+
+/**
+ * A logits processor, as data (functions cannot cross the worker boundary): applied in order
+ * before sampling. `force` makes step i emit tokens[i] (then stops forcing); `ban` removes ids.
+ */
+export type LogitsProcessorSpec = { type: 'force'; tokens: number[] } | { type: 'ban'; tokens: number[] };
+
+export interface GenerateRequest {
+  /** The whole prompt as ids. If it extends what the engine holds in its KV cache, only the suffix is prefilled. */
+  tokens: number[];
+  sampling?: SamplingParams;
+  /** Upper bound on generated tokens (the terminator included). Default 1024. */
+  maxTokens?: number;
+  logitsProcessors?: LogitsProcessorSpec[];
+}
+
+export type StopReason = 'eom' | 'eot' | 'end_of_text' | 'length' | 'abort';
+
+export interface GenerateStats {
+  /** Length of the request's prompt. */
+  promptTokens: number;
+  /** Prompt ids already in the KV cache (not recomputed). */
+  reusedTokens: number;
+  /** Prompt ids run through the model this call (promptTokens - reusedTokens). */
+  prefilledTokens: number;
+  /** Tokens sampled (the terminator included). */
+  decodedTokens: number;
+  prefillMs: number;
+  decodeMs: number;
+}
+
+export interface GenerateResult {
+  /** Emitted ids, without the terminator. */
+  tokens: number[];
+  /** Their text (`<|python_tag|>` written by name), without the terminator. */
+  text: string;
+  stop: StopReason;
+  stats: GenerateStats;
+}
+
+/** A batch of streamed tokens; `text` is the newly completed text (UTF-8 boundaries respected). */
+export interface TokenBatch {
+  tokens: number[];
+  text: string;
+}
+
+export interface LoadProgress {
+  loadedBytes: number;
+  totalBytes: number;
+  text: string;
+}
+
+export interface LoadedModelInfo {
+  modelId: string;
+  backend: BackendKind;
+  contextWindow: number;
+  /** Whether the checkpoint was trained on Llama 3.1's tool format (eom, python_tag, ipython). */
+  toolCalling: boolean;
+  device: string;
+}
+
+export type BackendKind = 'webllm' | 'onnx';
+
+/** Where the onnx backend runs. `auto` prefers WebGPU, falls back to WASM. */
+export type OnnxDevice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
+
+export interface LoadOptions {
+  /** onnx backend only. */
+  device?: OnnxDevice;
+}
+
+/** An error as it crosses the boundary: rebuilt as an EngineError (or an AbortError) on the other side. */
+export interface SerializedError {
+  name: string;
+  code: string;
+  message: string;
+}
+
+export interface GpuCapabilities {
+  webgpu: boolean;
+  shaderF16: boolean;
+  adapter: { vendor: string; architecture: string; description: string } | null;
+  limits: { maxBufferSize: number; maxStorageBufferBindingSize: number } | null;
+  /** Why WebGPU is unusable, in plain words, when it is. */
+  reason?: string;
+}
+
+/** What the worker exposes. `signalPort` carries the request's abort (see src/engine/abort-port.ts). */
+export interface EngineApi {
+  capabilities(): Promise<GpuCapabilities>;
+  load(modelId: string, options: LoadOptions, onProgress: ((p: LoadProgress) => void) | undefined, signalPort?: MessagePort): Promise<LoadedModelInfo>;
+  unload(): Promise<void>;
+  generate(request: GenerateRequest, onTokens: ((batch: TokenBatch) => void) | undefined, signalPort?: MessagePort): Promise<GenerateResult>;
+  tokenize(text: string): Promise<number[]>;
+  countTokens(text: string): Promise<number>;
+  decode(tokens: number[]): Promise<string>;
+  /** Test hook: simulate losing the GPU device. */
+  loseDevice(): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import type { SerializedError } from './contract';
+
+/** Stable codes of engine failures: the UI keys its plain-words explanations on them. */
+export type EngineErrorCode =
+  | 'not_loaded'
+  | 'unknown_model'
+  | 'load_failed'
+  | 'context_overflow'
+  | 'invalid_request'
+  | 'webgpu_unavailable'
+  | 'shader_f16_unsupported'
+  | 'insufficient_memory'
+  | 'device_lost'
+  | 'tool_mode_unsupported'
+  | 'internal';
+
+/** A typed engine failure; survives the worker boundary with its name, code and message. */
+export class EngineError extends Error {
+  override readonly name = 'EngineError';
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The error an abort produces everywhere: `name === 'AbortError'`. */
+export function abortError(message = 'The operation was aborted.'): Error {
+  return new DOMException(message, 'AbortError');
+}
+
+export function isAbortError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
+}
+
+/** Any thrown value → the data that crosses postMessage. Unknown errors become `internal`. */
+export function serializeError(e: unknown): SerializedError {
+  if (e instanceof EngineError) return { name: e.name, code: e.code, message: e.message };
+  if (isAbortError(e)) return { name: 'AbortError', code: 'aborted', message: (e as Error).message };
+  if (e instanceof RangeError) return { name: 'EngineError', code: 'invalid_request', message: e.message };
+  const message = e instanceof Error ? e.message : String(e);
+  return { name: 'EngineError', code: 'internal', message };
+}
+
+/** Rebuilds the thrown value on the receiving side. */
+export function deserializeError(s: SerializedError): Error {
+  if (s.name === 'AbortError') return abortError(s.message);
+  return new EngineError(s.code as EngineErrorCode, s.message);
+}

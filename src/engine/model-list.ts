@@ -1,0 +1,78 @@
+/**
+ * The model list is data (models/models.json), validated on load: a bad entry is an error naming
+ * the entry and field, never a model that half-works.
+ */
+import type { BackendKind } from './contract';
+
+export interface ModelEntry {
+  id: string;
+  label: string;
+  backend: BackendKind;
+  /** llama-3.1 / llama-3.2 are tuned for the tool format; llama-3.0 has the tokens but not the training. */
+  family: 'llama-3.1' | 'llama-3.2' | 'llama-3.0' | 'test';
+  /** Trained on Llama 3.1's tool format (eom_id, python_tag, the ipython role). */
+  toolCalling: boolean;
+  contextWindow: number;
+  /** Download size. */
+  sizeBytes: number;
+  /** Estimated GPU memory in use, MB. */
+  vramMB: number;
+  /** WebGPU features the weights need, e.g. "shader-f16" for q4f16 kernels. */
+  requiredFeatures: string[];
+  description: string;
+  /** A random-weight model for tests: selectable, labeled, never recommended. */
+  test?: boolean;
+  /** A trained micro model of this project's synthetic world: works anywhere, knows little. */
+  demo?: boolean;
+  /** webllm: weights URL (ends with /resolve/main/) and the compiled model library URL. */
+  modelUrl?: string;
+  modelLib?: string;
+  /** onnx: folder under the models base URL (or a hub id when remote) and weight dtype. */
+  path?: string;
+  dtype?: 'fp32' | 'fp16' | 'q4' | 'q4f16' | 'q8';
+  /** onnx: loaded from the public model hub rather than the local models folder. */
+  remote?: boolean;
+}
+
+const FAMILIES = new Set(['llama-3.1', 'llama-3.2', 'llama-3.0', 'test']);
+const DTYPES = new Set(['fp32', 'fp16', 'q4', 'q4f16', 'q8']);
+
+/** Validates a parsed models.json; throws an Error naming the first bad entry and field. */
+export function parseModelList(value: unknown): ModelEntry[] {
+  if (!Array.isArray(value)) throw new Error('models.json: expected an array of model entries');
+  const seen = new Set<string>();
+  return value.map((raw, i) => {
+    const where = `models.json[${i}]`;
+    if (typeof raw !== 'object' || raw === null) throw new Error(`${where}: expected an object`);
+    const e = raw as Record<string, unknown>;
+    const fail = (field: string, rule: string): never => {
+      throw new Error(`${where}${typeof e.id === 'string' ? ` (${e.id})` : ''}.${field}: ${rule}`);
+    };
+    const str = (f: string) => (typeof e[f] === 'string' && e[f] !== '') || fail(f, 'expected a non-empty string');
+    const num = (f: string) => (typeof e[f] === 'number' && Number.isFinite(e[f]) && (e[f] as number) > 0) || fail(f, 'expected a positive number');
+    ['id', 'label', 'description'].forEach(str);
+    ['contextWindow', 'sizeBytes', 'vramMB'].forEach(num);
+    if (e.backend !== 'webllm' && e.backend !== 'onnx') fail('backend', 'expected "webllm" or "onnx"');
+    if (!FAMILIES.has(e.family as string)) fail('family', `expected one of ${[...FAMILIES].join(', ')}`);
+    if (typeof e.toolCalling !== 'boolean') fail('toolCalling', 'expected true or false');
+    if (!Array.isArray(e.requiredFeatures) || !e.requiredFeatures.every((f) => typeof f === 'string')) {
+      fail('requiredFeatures', 'expected an array of WebGPU feature names');
+    }
+    if (e.backend === 'webllm') {
+      str('modelUrl');
+      str('modelLib');
+      if (!/\/resolve\/main\/$/.test(e.modelUrl as string)) fail('modelUrl', 'must end with /resolve/main/ (web-llm builds file URLs from it)');
+    } else {
+      str('path');
+      if (!DTYPES.has(e.dtype as string)) fail('dtype', `expected one of ${[...DTYPES].join(', ')}`);
+    }
+    if (e.family === 'llama-3.0' && e.toolCalling) fail('toolCalling', 'Llama 3.0 checkpoints were not trained on the tool format');
+    if (seen.has(e.id as string)) fail('id', 'duplicate id');
+    seen.add(e.id as string);
+    return raw as ModelEntry;
+  });
+}
+
+export function findModel(list: readonly ModelEntry[], id: string): ModelEntry | undefined {
+  return list.find((m) => m.id === id);
+}
