@@ -1,10 +1,11 @@
 /**
  * Generates the offline assets every tier runs on (run by `npm install`'s postinstall, by
  * `npm run setup`, and before every test run): the Llama 3.1 tokenizer and the tiny test model
- * under models/. Idempotent: each step skips work whose stamp matches. Nothing here is committed.
+ * under models/, and onnxruntime-web's wasm under public/ort/. Idempotent: each step skips work whose stamp matches. Nothing here is committed.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyOrtWasm } from './setup/ort-wasm';
 import { buildTinyModel } from './setup/tiny-model';
 import { buildTokenizer } from './setup/tokenizer';
 
@@ -14,6 +15,7 @@ export async function runSetup({ quiet = false } = {}): Promise<void> {
   const steps: Array<[string, () => Promise<void>]> = [
     ['tokenizer  models/llama-3.1-tokenizer', () => buildTokenizer(join(root, 'models/llama-3.1-tokenizer'))],
     ['tiny model models/tiny-llama', () => buildTinyModel(join(root, 'models/tiny-llama'))],
+    ['onnxruntime-web wasm public/ort', () => copyOrtWasm(root, join(root, 'public/ort'))],
   ];
   for (const [name, step] of steps) {
     const t0 = performance.now();

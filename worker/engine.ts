@@ -19,6 +19,7 @@ import { createRng, randomSeed } from './rng';
 import { createSampler, resolveSampling } from './sampler';
 import { StreamDecoder } from './stream-decoder';
 import { TokenBatcher } from './token-batcher';
+import { yieldToEventLoop } from './yield';
 
 export const DEFAULT_MAX_TOKENS = 1024;
 
@@ -176,6 +177,7 @@ export class Engine {
           stop = 'length';
           break;
         }
+        await yieldToEventLoop();
         if (signal?.aborted) {
           stop = 'abort';
           break;

@@ -116,6 +116,7 @@ export interface GpuCapabilities {
 
 /** What the worker exposes. `signalPort` carries the request's abort (see src/engine/abort-port.ts). */
 export interface EngineApi {
+  configure(config: EngineConfig): Promise<void>;
   capabilities(): Promise<GpuCapabilities>;
   load(modelId: string, options: LoadOptions, onProgress: ((p: LoadProgress) => void) | undefined, signalPort?: MessagePort): Promise<LoadedModelInfo>;
   unload(): Promise<void>;
@@ -125,4 +126,20 @@ export interface EngineApi {
   decode(tokens: number[]): Promise<string>;
   /** Test hook: simulate losing the GPU device. */
   loseDevice(): Promise<void>;
+}
+
+/** Where the worker finds its files (absolute URLs ending in "/"). */
+export interface EngineConfig {
+  /** Model folders, the tokenizer and models.json's local copies: e.g. https://host/models/ */
+  modelsBaseUrl: string;
+  /** onnxruntime-web's wasm files: e.g. https://host/ort/ */
+  wasmBaseUrl: string;
+}
+
+/** What the agent loop needs from an engine: the worker client and the in-process Engine both fit. */
+export interface EngineLike {
+  generate(request: GenerateRequest, onTokens?: (batch: TokenBatch) => void, signal?: AbortSignal): Promise<GenerateResult>;
+  tokenize(text: string): Promise<number[]>;
+  countTokens(text: string): Promise<number>;
+  decode(tokens: number[]): Promise<string>;
 }

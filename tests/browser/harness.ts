@@ -1,0 +1,57 @@
+/**
+ * Browser test plumbing: a vite server for the project (the real module worker, transformed by
+ * vite) and Debian's Chromium driven by playwright-core, with WebGPU on the software adapter.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+
+export const ROOT = join(import.meta.dirname, '../..');
+
+/** Flags that work on this machine class (no sandbox as root, no background network, WebGPU on). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-unsafe-webgpu',
+];
+
+export function chromiumPath(): string {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(path)) throw new Error(`Chromium not found at ${path}: apt-get install chromium (or set CHROMIUM_PATH)`);
+  return path;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+}
+
+export async function startVite(port = 0): Promise<{ server: ViteDevServer; url: string }> {
+  const server = await createServer({
+    root: ROOT,
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port, strictPort: false, hmr: false },
+  });
+  await server.listen();
+  const address = server.httpServer!.address();
+  if (!address || typeof address === 'string') throw new Error('vite did not bind a port');
+  return { server, url: `http://127.0.0.1:${address.port}` };
+}
+
+/** Opens a page and keeps its console and errors, printed when a test fails. */
+export async function openPage(browser: Browser, url: string): Promise<{ page: Page; logs: string[] }> {
+  const page = await browser.newPage();
+  const logs: string[] = [];
+  page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) logs.push(`[http ${r.status()}] ${r.url()}`);
+  });
+  await page.goto(url);
+  return { page, logs };
+}
