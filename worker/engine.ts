@@ -11,7 +11,8 @@ import type {
 import { abortError, EngineError } from '../src/engine/errors';
 import { findModel, type ModelEntry } from '../src/engine/model-list';
 import { stopKind, VOCAB_SIZE } from '../src/format/special-tokens';
-import type { TextTokenizer } from '../src/format/types';
+import { segmentsToIds } from '../src/format/render';
+import type { Segment, TextTokenizer } from '../src/format/types';
 import type { Backend, BackendFactory } from './backends/backend';
 import { createLogitsProcessors } from './logits-processors';
 import { PrefixCache } from './prefix-cache';
@@ -112,6 +113,10 @@ export class Engine {
 
   async decode(tokens: number[]): Promise<string> {
     return (await this.getTokenizer()).decode(tokens);
+  }
+
+  async encodeSegments(segments: Segment[]): Promise<number[]> {
+    return segmentsToIds(segments, await this.getTokenizer());
   }
 
   async loseDevice(): Promise<void> {

@@ -65,6 +65,7 @@ const api: EngineApi = {
   tokenize: (text) => engine.tokenize(text),
   countTokens: (text) => engine.countTokens(text),
   decode: (tokens) => engine.decode(tokens),
+  encodeSegments: (segments) => engine.encodeSegments(segments),
   loseDevice: () => engine.loseDevice(),
 };
 

@@ -10,6 +10,7 @@ import type {
   EngineApi, EngineConfig, EngineLike, GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress, TokenBatch,
 } from './contract';
 import { installErrorTransfer } from './error-transfer';
+import type { Segment } from '../format/types';
 
 export class EngineClient implements EngineLike {
   private readonly api: Remote<EngineApi>;
@@ -77,6 +78,10 @@ export class EngineClient implements EngineLike {
 
   decode(tokens: number[]): Promise<string> {
     return this.api.decode(tokens);
+  }
+
+  encodeSegments(segments: Segment[]): Promise<number[]> {
+    return this.api.encodeSegments(segments);
   }
 
   loseDevice(): Promise<void> {

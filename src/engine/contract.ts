@@ -3,6 +3,7 @@
  * Everything here crosses postMessage, so it is structured-cloneable data (no functions, no classes),
  * except the callbacks, which travel as comlink proxies, and the abort port, which is transferred.
  */
+import type { Segment } from '../format/types';
 
 /** Sampling settings; defaults are Llama 3.1's generation config. */
 export interface SamplingParams {
@@ -124,6 +125,8 @@ export interface EngineApi {
   tokenize(text: string): Promise<number[]>;
   countTokens(text: string): Promise<number>;
   decode(tokens: number[]): Promise<string>;
+  /** Rendered prompt segments → ids, with the worker's tokenizer (content encoded as plain text). */
+  encodeSegments(segments: Segment[]): Promise<number[]>;
   /** Test hook: simulate losing the GPU device. */
   loseDevice(): Promise<void>;
 }
@@ -142,4 +145,5 @@ export interface EngineLike {
   tokenize(text: string): Promise<number[]>;
   countTokens(text: string): Promise<number>;
   decode(tokens: number[]): Promise<string>;
+  encodeSegments(segments: Segment[]): Promise<number[]>;
 }

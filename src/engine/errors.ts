@@ -38,7 +38,9 @@ export function isAbortError(e: unknown): boolean {
 export function serializeError(e: unknown): SerializedError {
   if (e instanceof EngineError) return { name: e.name, code: e.code, message: e.message };
   if (isAbortError(e)) return { name: 'AbortError', code: 'aborted', message: (e as Error).message };
-  if (e instanceof RangeError) return { name: 'EngineError', code: 'invalid_request', message: e.message };
+  if (e instanceof RangeError || (e as { name?: unknown })?.name === 'FormatError') {
+    return { name: 'EngineError', code: 'invalid_request', message: (e as Error).message };
+  }
   const message = e instanceof Error ? e.message : String(e);
   return { name: 'EngineError', code: 'internal', message };
 }
