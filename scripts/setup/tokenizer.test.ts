@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allSpecialTokens } from '../../src/format/special-tokens.js';
-import { createTokenizer } from '../../src/format/tokenizer/bpe.js';
-import { CORPUS, DIVERGENT } from '../../src/format/tokenizer/test-corpus.js';
-import { buildTokenizer, stableJson } from './tokenizer.js';
+import { allSpecialTokens } from '../../src/format/special-tokens';
+import { createTokenizer } from '../../src/format/tokenizer/bpe';
+import { CORPUS, DIVERGENT } from '../../src/format/tokenizer/test-corpus';
+import { buildTokenizer, stableJson } from './tokenizer';
 
 const require = createRequire(import.meta.url);
 const SPECIAL_TEXT = /<\|[a-z0-9_]+\|>/;

@@ -17,7 +17,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BEGIN_OF_TEXT, EOT, FIRST_SPECIAL_ID, VOCAB_SIZE, allSpecialTokens, specialTokenName } from '../../src/format/special-tokens.js';
+import { BEGIN_OF_TEXT, EOT, FIRST_SPECIAL_ID, VOCAB_SIZE, allSpecialTokens, specialTokenName } from '../../src/format/special-tokens';
 
 /** Bump when the generated content changes for the same inputs. */
 const GENERATOR = 'scripts/setup/tokenizer.ts v1';

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTokenizer } from '../../../scripts/setup/tokenizer.js';
-import { FIRST_SPECIAL_ID, allSpecialTokens } from '../special-tokens.js';
-import type { TextTokenizer } from '../types.js';
-import { bytesToChars } from './byte-level.js';
-import { createTokenizer } from './bpe.js';
-import { DEFAULT_TOKENIZER_DIR, loadTokenizer } from './load-node.js';
-import { pretokenize } from './pretokenize.js';
-import { CORPUS, DIVERGENT, mixedText } from './test-corpus.js';
+import { buildTokenizer } from '../../../scripts/setup/tokenizer';
+import { FIRST_SPECIAL_ID, allSpecialTokens } from '../special-tokens';
+import type { TextTokenizer } from '../types';
+import { bytesToChars } from './byte-level';
+import { createTokenizer } from './bpe';
+import { DEFAULT_TOKENIZER_DIR, loadTokenizer } from './load-node';
+import { pretokenize } from './pretokenize';
+import { CORPUS, DIVERGENT, mixedText } from './test-corpus';
 
 interface Json {
   model: { vocab: Record<string, number>; merges: string[]; ignore_merges: boolean };

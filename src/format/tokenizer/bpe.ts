@@ -14,11 +14,11 @@
  *   do not form complete UTF-8 (a token boundary inside a character, at the end) decode to U+FFFD.
  */
 
-import type { TextTokenizer } from '../types.js';
-import { FIRST_SPECIAL_ID, isSpecialId, specialTokenName } from '../special-tokens.js';
-import { charsToBytes } from './byte-level.js';
-import { MergeTable } from './merge-table.js';
-import { LLAMA3_SPLIT_PATTERN, pretokenize } from './pretokenize.js';
+import type { TextTokenizer } from '../types';
+import { FIRST_SPECIAL_ID, isSpecialId, specialTokenName } from '../special-tokens';
+import { charsToBytes } from './byte-level';
+import { MergeTable } from './merge-table';
+import { LLAMA3_SPLIT_PATTERN, pretokenize } from './pretokenize';
 
 export interface TokenizerOptions {
   /** Most pieces whose BPE result is remembered (oldest forgotten first). Default 50,000. */

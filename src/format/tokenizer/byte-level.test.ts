@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BYTE_TO_CHAR, bytesToChars, charsToBytes } from './byte-level.js';
+import { BYTE_TO_CHAR, bytesToChars, charsToBytes } from './byte-level';
 
 describe('byte-level alphabet', () => {
   it('maps the 256 bytes to 256 distinct single BMP characters', () => {

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTokenizer } from '../../../scripts/setup/tokenizer.js';
-import { DEFAULT_TOKENIZER_DIR, loadTokenizer } from './load-node.js';
+import { buildTokenizer } from '../../../scripts/setup/tokenizer';
+import { DEFAULT_TOKENIZER_DIR, loadTokenizer } from './load-node';
 
 let scratch: string;
 

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TextTokenizer } from '../types.js';
-import { createTokenizer, type TokenizerOptions } from './bpe.js';
+import type { TextTokenizer } from '../types';
+import { createTokenizer, type TokenizerOptions } from './bpe';
 
 /** `<repo>/models/llama-3.1-tokenizer`: where setup writes tokenizer.json and tokenizer_config.json. */
 export const DEFAULT_TOKENIZER_DIR = fileURLToPath(new URL('../../../models/llama-3.1-tokenizer', import.meta.url));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MergeTable } from './merge-table.js';
+import { MergeTable } from './merge-table';
 
 describe('MergeTable', () => {
   it('finds every stored pair and nothing else', () => {
