@@ -1,0 +1,286 @@
+/**
+ * The core of the same-origin tool proxy (Node only): one request URL in, one `{status, headers, body}`
+ * out, no server framework. The browser's `brave_search` / `wolfram_alpha` tools call it; the API keys
+ * live only here, in the server's environment.
+ *
+ * Invariants:
+ * - A key is read from `env` (default `process.env`) at request time and goes upstream only: Brave's as
+ *   the `X-Subscription-Token` header, Wolfram's as the `appid` query parameter (the LLM API's only
+ *   way). No response body or header written here contains a key: upstream error text is quoted only
+ *   after every occurrence of the key is replaced, and nothing is logged.
+ * - Every answer of ours is JSON `{"error": ...}` with a non-2xx status, except a success, which is the
+ *   upstream body as is (Brave: JSON, Wolfram: text). Upstream errors keep the upstream status and say
+ *   what happened in words; a missing key is 503 with a `setup` hint; an upstream timeout is 504.
+ * - Only paths under `prefix` are ours; anything else gets `undefined` so the caller can pass it on.
+ */
+
+/** The endpoints, by the name of the tool that calls them. */
+export const TOOL_ENDPOINTS = ['brave_search', 'wolfram_alpha'] as const;
+export type ToolEndpoint = (typeof TOOL_ENDPOINTS)[number];
+
+export const DEFAULT_PREFIX = '/api/tools/';
+export const DEFAULT_BRAVE_BASE = 'https://api.search.brave.com';
+export const DEFAULT_WOLFRAM_BASE = 'https://www.wolframalpha.com';
+/** Appended to the Brave base (`BRAVE_API_BASE` / `braveBase`). */
+export const BRAVE_PATH = '/res/v1/web/search';
+/** Appended to the Wolfram base (`WOLFRAM_API_BASE` / `wolframBase`). */
+export const WOLFRAM_PATH = '/api/v1/llm-api';
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+/** Brave's limits: `q` at most 400 characters, `count` 1..20. */
+export const BRAVE_MAX_QUERY_CHARS = 400;
+export const BRAVE_MAX_COUNT = 20;
+
+export interface ToolProxyOptions {
+  /** Where the keys and base overrides are read, at request time. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Brave origin (+ optional path prefix); beats `BRAVE_API_BASE`; default api.search.brave.com. */
+  braveBase?: string;
+  /** Wolfram origin (+ optional path prefix); beats `WOLFRAM_API_BASE`; default www.wolframalpha.com. */
+  wolframBase?: string;
+  /** Upstream deadline per request, ms. Default 10 s. */
+  timeoutMs?: number;
+  /** Path prefix of the endpoints, with both slashes. Default `/api/tools/`. */
+  prefix?: string;
+  /**
+   * Origins allowed to read answers cross-origin (a widget on another page calling an absolute proxy
+   * URL); `'*'` allows any. Default none: same-origin only.
+   */
+  corsOrigins?: readonly string[];
+  /** The fetch used upstream (tests). Default the global one. */
+  fetch?: typeof fetch;
+  /** Serve clients other than this machine (default: env TOOL_PROXY_ALLOW_REMOTE=1, else loopback only). */
+  allowRemoteClients?: boolean;
+}
+
+export interface ToolProxyRequest {
+  /** The request target as the server saw it: path and query (`/api/tools/brave_search?q=x`). */
+  url: string;
+  method?: string;
+  /** The `Origin` request header, if any. */
+  origin?: string;
+  /** Aborts the upstream call when the client goes away. */
+  signal?: AbortSignal;
+}
+
+export interface ToolProxyResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The JSON body of every error answer. `upstream_status` is present when upstream answered. */
+export interface ToolProxyErrorBody {
+  error: string;
+  setup?: string;
+  upstream_status?: number;
+  detail?: string;
+}
+
+interface Service {
+  /** Words for messages: "Brave Search". */
+  label: string;
+  keyVar: string;
+  baseVar: string;
+  defaultBase: string;
+  path: string;
+  contentType: string;
+  /** Service-specific words for statuses, before the generic ones. */
+  statusWords?: Record<number, string>;
+}
+
+const SERVICES: Record<ToolEndpoint, Service> = {
+  brave_search: {
+    label: 'Brave Search',
+    keyVar: 'BRAVE_API_KEY',
+    baseVar: 'BRAVE_API_BASE',
+    defaultBase: DEFAULT_BRAVE_BASE,
+    path: BRAVE_PATH,
+    contentType: 'application/json; charset=utf-8',
+  },
+  wolfram_alpha: {
+    label: 'Wolfram|Alpha',
+    keyVar: 'WOLFRAM_APP_ID',
+    baseVar: 'WOLFRAM_API_BASE',
+    defaultBase: DEFAULT_WOLFRAM_BASE,
+    path: WOLFRAM_PATH,
+    contentType: 'text/plain; charset=utf-8',
+    // The LLM API answers 501 when it cannot make sense of the input (its text suggests rewordings).
+    statusWords: { 501: 'Wolfram|Alpha could not interpret the input; try rephrasing it' },
+  },
+};
+
+/** Longest upstream error text quoted back in `detail`. */
+const MAX_DETAIL_CHARS = 300;
+
+/**
+ * Answers one request, or `undefined` when its path is not under the prefix. Never throws: every
+ * failure is an error answer.
+ */
+export async function handleToolProxyRequest(
+  request: ToolProxyRequest,
+  options: ToolProxyOptions = {},
+): Promise<ToolProxyResponse | undefined> {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const url = new URL(request.url, 'http://proxy.invalid');
+  if (!url.pathname.startsWith(prefix)) return undefined;
+  const cors = corsHeaders(request.origin, options.corsOrigins);
+  const answer = await answerFor(url, request, options);
+  return { ...answer, headers: { ...answer.headers, ...cors } };
+}
+
+async function answerFor(url: URL, request: ToolProxyRequest, options: ToolProxyOptions): Promise<ToolProxyResponse> {
+  const endpoint = url.pathname.slice((options.prefix ?? DEFAULT_PREFIX).length);
+  if (!isEndpoint(endpoint)) {
+    return errorResponse(404, { error: `no tool endpoint "${endpoint}": use ${TOOL_ENDPOINTS.join(' or ')}` });
+  }
+  const method = (request.method ?? 'GET').toUpperCase();
+  if (method !== 'GET') {
+    return { ...errorResponse(405, { error: `${method} is not allowed: use GET` }), headers: { ...JSON_HEADERS, allow: 'GET' } };
+  }
+  const service = SERVICES[endpoint];
+  const env = options.env ?? process.env;
+  const key = env[service.keyVar]?.trim();
+  if (!key) {
+    return errorResponse(503, {
+      error: `${service.label} is not configured: ${service.keyVar} is not set`,
+      setup: `set ${service.keyVar} in the environment of the dev/preview server`,
+    });
+  }
+  const built = endpoint === 'brave_search' ? braveRequest(url.searchParams, key) : wolframRequest(url.searchParams, key);
+  if ('status' in built) return built;
+  const base = (endpoint === 'brave_search' ? options.braveBase : options.wolframBase) ?? env[service.baseVar] ?? service.defaultBase;
+  const target = `${base.replace(/\/+$/, '')}${service.path}?${built.query}`;
+  return callUpstream(target, built.headers, service, key, request.signal, options);
+}
+
+function isEndpoint(name: string): name is ToolEndpoint {
+  return (TOOL_ENDPOINTS as readonly string[]).includes(name);
+}
+
+type Built = { query: string; headers: Record<string, string> } | ToolProxyResponse;
+
+/** `q` (required, ≤ 400 chars) and `count` (clamped to 1..20, omitted when absent) pass through. */
+function braveRequest(params: URLSearchParams, key: string): Built {
+  const q = params.get('q')?.trim();
+  if (!q) return errorResponse(400, { error: 'missing query: pass ?q=...' });
+  if (q.length > BRAVE_MAX_QUERY_CHARS) {
+    return errorResponse(400, { error: `query too long: ${q.length} characters, Brave Search takes at most ${BRAVE_MAX_QUERY_CHARS}` });
+  }
+  const out = new URLSearchParams({ q });
+  const count = params.get('count');
+  if (count !== null) {
+    const n = Number.parseInt(count, 10);
+    if (!Number.isFinite(n)) return errorResponse(400, { error: `count must be a whole number, got "${count}"` });
+    out.set('count', String(Math.min(Math.max(n, 1), BRAVE_MAX_COUNT)));
+  }
+  return { query: out.toString(), headers: { accept: 'application/json', 'x-subscription-token': key } };
+}
+
+/** `input` (required) and `maxchars` (optional, a positive whole number) pass through; the key rides as `appid`. */
+function wolframRequest(params: URLSearchParams, key: string): Built {
+  const input = params.get('input')?.trim();
+  if (!input) return errorResponse(400, { error: 'missing input: pass ?input=...' });
+  const out = new URLSearchParams({ input });
+  const maxchars = params.get('maxchars');
+  if (maxchars !== null) {
+    const n = Number.parseInt(maxchars, 10);
+    if (!(n > 0)) return errorResponse(400, { error: `maxchars must be a positive whole number, got "${maxchars}"` });
+    out.set('maxchars', String(n));
+  }
+  out.set('appid', key);
+  return { query: out.toString(), headers: { accept: 'text/plain' } };
+}
+
+async function callUpstream(
+  target: string,
+  headers: Record<string, string>,
+  service: Service,
+  key: string,
+  clientSignal: AbortSignal | undefined,
+  options: ToolProxyOptions,
+): Promise<ToolProxyResponse> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = clientSignal ? AbortSignal.any([deadline, clientSignal]) : deadline;
+  const doFetch = options.fetch ?? fetch;
+  try {
+    const response = await doFetch(target, { headers, signal, redirect: 'follow' });
+    const body = await response.text();
+    if (response.ok) return { status: response.status, headers: { ...BASE_HEADERS, 'content-type': service.contentType }, body };
+    return upstreamError(response, redact(body, key), service);
+  } catch (cause) {
+    if (deadline.aborted) {
+      return errorResponse(504, { error: `${service.label} did not answer within ${seconds(timeoutMs)}` });
+    }
+    if (clientSignal?.aborted) return errorResponse(499, { error: 'the client closed the request' });
+    return errorResponse(502, { error: `could not reach ${service.label}: ${networkReason(cause)}` });
+  }
+}
+
+function upstreamError(response: Response, body: string, service: Service): ToolProxyResponse {
+  const status = response.status;
+  const detail = upstreamDetail(body);
+  const out: ToolProxyErrorBody = { error: describeStatus(status, service), upstream_status: status };
+  if (detail) out.detail = detail;
+  const extra: Record<string, string> = {};
+  const retryAfter = response.headers.get('retry-after');
+  if (status === 429 && retryAfter) extra['retry-after'] = retryAfter;
+  return { ...errorResponse(status, out), headers: { ...JSON_HEADERS, ...extra } };
+}
+
+/** Words for an upstream failure status; the status itself is in `upstream_status`. */
+function describeStatus(status: number, service: Service): string {
+  const own = service.statusWords?.[status];
+  if (own) return own;
+  if (status === 401 || status === 403) return `the API key was rejected by ${service.label} (check ${service.keyVar})`;
+  if (status === 429) return `rate limited by ${service.label}: too many requests, try again later`;
+  if (status >= 500) return `upstream error: ${service.label} failed (HTTP ${status})`;
+  return `${service.label} rejected the request (HTTP ${status})`;
+}
+
+/** Brave's `{"error": {"detail": ...}}`, a short text body (Wolfram), or nothing. */
+function upstreamDetail(body: string): string | undefined {
+  let text = body.trim();
+  if (text.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(text) as { error?: { detail?: unknown } | string; message?: unknown };
+      const e = parsed.error;
+      const found = typeof e === 'string' ? e : typeof e?.detail === 'string' ? e.detail : typeof parsed.message === 'string' ? parsed.message : undefined;
+      if (found === undefined) return undefined;
+      text = found.trim();
+    } catch {
+      // not JSON after all: quote it as text
+    }
+  }
+  if (!text || text.startsWith('<')) return undefined; // empty or an HTML error page: the status says enough
+  return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}…` : text;
+}
+
+function redact(text: string, key: string): string {
+  return key ? text.split(key).join('[redacted]').split(encodeURIComponent(key)).join('[redacted]') : text;
+}
+
+/** A network failure in words, from its code only (messages may carry the upstream URL and its appid). */
+function networkReason(cause: unknown): string {
+  const inner = (cause as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = typeof inner?.code === 'string' ? inner.code : undefined;
+  return code ?? 'network error';
+}
+
+/** 10000 → "10 s", 2500 → "2.5 s", 150 → "150 ms". */
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+const BASE_HEADERS: Record<string, string> = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+const JSON_HEADERS: Record<string, string> = { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8' };
+
+function errorResponse(status: number, body: ToolProxyErrorBody): ToolProxyResponse {
+  return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
+}
+
+function corsHeaders(origin: string | undefined, allowed: readonly string[] | undefined): Record<string, string> {
+  if (!origin || !allowed || allowed.length === 0) return {};
+  if (allowed.includes('*')) return { 'access-control-allow-origin': '*' };
+  return allowed.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
+}

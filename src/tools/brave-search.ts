@@ -1,0 +1,103 @@
+/**
+ * The built-in `brave_search` tool: the model's query goes to the same-origin proxy (which holds the
+ * key), and Brave's large answer is cut down to `{"query": q, "results": [{title, url, description,
+ * age}]}`, the top N (default 5), snippet HTML stripped.
+ *
+ * Invariants: only the fields above reach the model (Brave's profiles, thumbnails, extra snippets...
+ * are dropped); when the host enabled the keyless fallback and the proxy answers "no key", the results
+ * come from Wikipedia and are labeled `"source": "wikipedia (keyless fallback)"`; any other failure is
+ * a ToolError (an abort is rethrown as is).
+ */
+import { stripHtml } from './html-text';
+import { callToolProxy, type ProxyClientOptions } from './proxy-client';
+import { queryArgument, queryParameters } from './query-argument';
+import { clampResultCount, type SearchResultItem, type SearchResults } from './search-results';
+import { ToolError, type Tool } from './tool';
+import { searchWikipedia } from './wikipedia-search';
+
+export interface BraveSearchOptions extends ProxyClientOptions {
+  /** Results handed to the model, 1..20. Default 5. */
+  maxResults?: number;
+  /** Search Wikipedia when the proxy has no Brave key. Default false. */
+  keylessFallback?: boolean;
+  /** Absolute `api.php` URL for the fallback. Default `https://en.wikipedia.org/w/api.php`. */
+  wikipediaApi?: string;
+  /**
+   * Ask the user before each search. Default true: the query leaves the machine for a third party
+   * (FORMAT.md: tools that reach outside wait for confirmation). The UI offers "always allow".
+   */
+  needsConfirmation?: boolean;
+  /**
+   * How Brave's answer is shaped for the model. Default shapeBraveResults (compact top-N JSON);
+   * a host that prompts with another result layout passes its own.
+   */
+  shape?: (query: string, shaped: SearchResults) => unknown;
+}
+
+export function braveSearchTool(options: BraveSearchOptions = {}): Tool {
+  const maxResults = clampResultCount(options.maxResults);
+  return {
+    name: 'brave_search',
+    description: 'Search the web (Brave Search) and return the top results: title, URL, snippet and age.',
+    parameters: queryParameters('What to search the web for.'),
+    needsConfirmation: options.needsConfirmation ?? true,
+    async execute(args, { signal }) {
+      const query = queryArgument(args, 'brave_search');
+      const answer = await callToolProxy('brave_search', { q: query, count: String(maxResults) }, signal, options);
+      if (answer.ok) {
+        const shaped = shapeBraveResults(query, parseJson(answer.text), maxResults);
+        return options.shape ? options.shape(query, shaped) : shaped;
+      }
+      if (!(answer.notConfigured && options.keylessFallback)) throw answer.error;
+      try {
+        return await searchWikipedia(query, {
+          maxResults,
+          signal,
+          ...(options.wikipediaApi === undefined ? {} : { apiUrl: options.wikipediaApi }),
+          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        });
+      } catch (fallbackError) {
+        signal.throwIfAborted();
+        const why = fallbackError instanceof Error ? fallbackError.message : String(fallbackError);
+        throw new ToolError(`${answer.error.message}; the keyless fallback failed too: ${why}`, answer.error.details);
+      }
+    },
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ToolError('Brave Search sent an answer that is not JSON');
+  }
+}
+
+interface BraveWebResult {
+  title?: unknown;
+  url?: unknown;
+  description?: unknown;
+  age?: unknown;
+}
+
+/**
+ * Brave's WebSearchApiResponse → `{query, results}`: `web.results` in order, the first `maxResults`
+ * with a string url, title and description as plain text, `age` only when Brave gave one.
+ */
+export function shapeBraveResults(query: string, body: unknown, maxResults: number): SearchResults {
+  const web = (body as { web?: { results?: unknown } } | null | undefined)?.web;
+  const raw = Array.isArray(web?.results) ? (web.results as BraveWebResult[]) : [];
+  const results: SearchResultItem[] = [];
+  for (const r of raw) {
+    if (results.length >= maxResults) break;
+    if (typeof r?.url !== 'string') continue;
+    const item: SearchResultItem = {
+      title: typeof r.title === 'string' ? stripHtml(r.title) : '',
+      url: r.url,
+      description: typeof r.description === 'string' ? stripHtml(r.description) : '',
+    };
+    if (typeof r.age === 'string' && r.age.trim() !== '') item.age = r.age.trim();
+    results.push(item);
+  }
+  return { query, results };
+}

@@ -1,0 +1,59 @@
+/**
+ * The built-in `code_interpreter` tool: the model's Python runs in a Sandbox (in the page: Pyodide in
+ * an opaque-origin iframe, no network); the result is JSON the model can read.
+ *
+ * Invariants: the result is never an empty object — fields that are empty are left out, and a run
+ * with no output at all says so (`{"stdout": "", "note": "no output"}`); `state_lost` appears only
+ * when earlier variables are gone; `truncated` names the fields that were cut (each cut is also
+ * marked inside its text). The context's signal reaches the sandbox (an abort kills the run).
+ * Needs no confirmation: nothing leaves the sandbox.
+ */
+import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
+import { ToolError, type Tool } from './tool';
+
+export interface CodeInterpreterOptions {
+  /** Per-run limit passed to the sandbox. Default: the sandbox's (10 s for PyodideSandbox). */
+  timeoutMs?: number;
+}
+
+export interface CodeInterpreterTool extends Tool {
+  /** Starts the interpreter ahead of the first call (a cold start takes seconds). */
+  warm(): Promise<void>;
+}
+
+export const NO_OUTPUT = 'no output';
+
+export function codeInterpreterTool(sandbox: Sandbox, options: CodeInterpreterOptions = {}): CodeInterpreterTool {
+  return {
+    name: 'code_interpreter',
+    description:
+      "Runs Python 3 code (Pyodide, standard library only, no network) and returns stdout, stderr, the last expression's repr and any traceback. Variables persist between calls.",
+    parameters: {
+      type: 'object',
+      properties: { code: { type: 'string', description: 'The Python code to run.' } },
+      required: ['code'],
+    },
+    async execute(args, { signal }) {
+      const code = args.code;
+      if (typeof code !== 'string' || code.trim() === '') {
+        throw new ToolError('code_interpreter needs a non-empty "code" string', { got: code === undefined ? 'nothing' : typeof code });
+      }
+      const run = await sandbox.run(code, { signal, ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+      return codeInterpreterResult(run);
+    },
+    warm: () => sandbox.warm(),
+  };
+}
+
+/** A SandboxResult as the model reads it: {stdout, stderr, result, error, state_lost, truncated}, empty fields left out. */
+export function codeInterpreterResult(run: SandboxResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (run.stdout !== '') out.stdout = run.stdout;
+  if (run.stderr !== '') out.stderr = run.stderr;
+  if (run.result !== null) out.result = run.result;
+  if (run.error !== null) out.error = run.error;
+  if (Object.keys(out).length === 0) return { stdout: '', note: NO_OUTPUT };
+  if (run.stateLost) out.state_lost = true;
+  if (run.truncated.length > 0) out.truncated = [...run.truncated];
+  return out;
+}
