@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_RESULT } from '../../tests/fixtures/worked-example';
 
 const ROOT = join(import.meta.dirname, '../..');
 const WORKED = join(ROOT, 'tests/fixtures/worked-example.json');
@@ -52,6 +53,23 @@ describe('cli', () => {
     const ids = JSON.parse(r.stdout) as number[];
     expect(ids.length).toBeGreaterThan(4);
     expect(ids.every((id) => id < 128000)).toBe(true);
+  });
+
+  it('replay FILE runs the loop with the model\'s side forced: the prompts, the cache savings, the recorded results', () => {
+    const r = cli(['replay', WORKED]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as {
+      prompts: string[];
+      steps: Array<{ stop: string; promptTokens: number; reusedTokens: number; prefilledTokens: number; decodedTokens: number }>;
+      toolResults: Array<{ name: string; content: string; recorded: boolean }>;
+    };
+    expect(report.prompts).toHaveLength(2);
+    expect(report.prompts[1]).toBe(WORKED_EXAMPLE_PROMPT);
+    expect(report.steps.map((s) => s.stop)).toEqual(['eom', 'eot']);
+    expect(report.steps[1]!.reusedTokens).toBe(report.steps[0]!.promptTokens + report.steps[0]!.decodedTokens - 1);
+    expect(report.steps[1]!.prefilledTokens).toBe(report.steps[1]!.promptTokens - report.steps[1]!.reusedTokens);
+    expect(report.toolResults).toEqual([{ name: 'brave_search', content: WORKED_EXAMPLE_RESULT, isError: false, recorded: true }]);
   });
 
   const bad: Record<string, { args: string[]; error: RegExp }> = {

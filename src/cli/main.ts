@@ -6,14 +6,18 @@ import { FormatError } from '../format/errors';
 import { CliError } from './cli-error';
 import { parse } from './commands/parse';
 import { render } from './commands/render';
+import { replay } from './commands/replay';
 import { tokenize } from './commands/tokenize';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { render, parse, tokenize };
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { render, parse, tokenize, replay };
 
 const USAGE = `usage: cli <command>
   render [--ids] FILE   the exact prompt (or its ids) for a conversation file
   parse                 raw model output on stdin -> {content, toolCalls, stop}
-  tokenize              stdin as plain content -> token ids`;
+  tokenize              stdin as plain content -> token ids
+  replay [--model ID] FILE
+                        run FILE through the real loop (tiny model, the model's side forced)
+                        -> {prompts, steps, toolResults}`;
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;

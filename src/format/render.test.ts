@@ -3,20 +3,9 @@ import { FormatError } from './errors';
 import { renderIds, renderPrompt, renderSegments, segmentsToIds } from './render';
 import { loadTokenizer } from './tokenizer/load-node';
 import type { Conversation, Message } from './types';
+import { WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_RESULT as RESULT } from '../../tests/fixtures/worked-example';
 
 const tokenizer = loadTokenizer();
-
-const WORKED_EXAMPLE_PROMPT =
-  '<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n' +
-  'Environment: ipython\nTools: brave_search\n\nCutting Knowledge Date: December 2023\nToday Date: 11 August 2026<|eot_id|>' +
-  '<|start_header_id|>user<|end_header_id|>\n\nWhat is the current population of Reykjavik?<|eot_id|>' +
-  '<|start_header_id|>assistant<|end_header_id|>\n\n<|python_tag|>brave_search.call(query="Reykjavik population")<|eom_id|>' +
-  '<|start_header_id|>ipython<|end_header_id|>\n\n' +
-  '{"query": "Reykjavik population", "results": [{"title": "Reykjavik",\n"snippet": "Reykjavik had a population of about 139,000 in 2024."}]}<|eot_id|>' +
-  '<|start_header_id|>assistant<|end_header_id|>\n\n';
-
-const RESULT =
-  '{"query": "Reykjavik population", "results": [{"title": "Reykjavik",\n"snippet": "Reykjavik had a population of about 139,000 in 2024."}]}';
 
 function workedExample(assistant: Message): Conversation {
   return {

@@ -1,0 +1,34 @@
+/**
+ * What runAgent streams: a discriminated union of events (as the Vercel AI SDK's stream parts).
+ * Every run ends with exactly one `finish`; an `error` event comes right before it when it ends badly.
+ */
+import type { GenerateStats, SerializedError, StopReason } from '../engine/contract';
+import type { Message, ToolCall } from '../format/types';
+
+export type FinishReason =
+  | 'done' // a plain answer ended with <|eot_id|>
+  | 'max_steps' // calls were still being made when maxSteps ran out
+  | 'length' // a step hit its token limit
+  | 'aborted' // the caller's AbortSignal
+  | 'time_budget' // the loop's total time ran out
+  | 'no_progress' // <|eom_id|> with nothing callable, twice in a row
+  | 'error'; // see the preceding `error` event
+
+export type AgentEvent =
+  | { type: 'step-start'; step: number; promptTokens: number }
+  | { type: 'text-delta'; step: number; text: string }
+  | { type: 'tool-call'; step: number; callId: string; call: ToolCall }
+  | { type: 'confirmation-request'; step: number; callId: string; call: ToolCall }
+  | { type: 'tool-result'; step: number; callId: string; name: string; content: string; isError: boolean; durationMs: number }
+  | {
+      type: 'step-finish';
+      step: number;
+      /** What the model emitted this step (no terminator) and why it stopped. */
+      raw: string;
+      stop: StopReason;
+      stats: GenerateStats;
+      /** The exact prompt of this step: ids and text (special tokens by name). */
+      prompt: { ids: number[]; text: string };
+    }
+  | { type: 'finish'; reason: FinishReason; text: string; messages: Message[]; steps: number }
+  | { type: 'error'; error: SerializedError };

@@ -1,0 +1,241 @@
+/**
+ * The agent loop in Node: the tiny model (real onnxruntime kernels, real sampler) with the model's
+ * side forced by a logits processor, the real parser and renderer, and real tool plumbing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderSegments, segmentsToText } from '../format/render';
+import { loadTokenizer } from '../format/tokenizer/load-node';
+import type { Conversation, Message } from '../format/types';
+import { defineCustomTool } from '../tools/custom-tool';
+import type { Tool } from '../tools/tool';
+import { createNodeEngine } from '../../worker/create-node-engine';
+import type { Engine } from '../../worker/engine';
+import type { AgentEvent } from './events';
+import { runAgent, type RunAgentOptions } from './run-agent';
+import { collect, forceSteps, ofType } from './test-support';
+
+const tokenizer = loadTokenizer();
+let engine: Engine;
+beforeAll(async () => {
+  engine = createNodeEngine();
+  await engine.load('tiny-llama');
+});
+afterAll(() => engine.unload());
+
+const DATE = '11 August 2026';
+const ask = (question: string): Conversation => ({ date: DATE, messages: [{ role: 'user', content: question }] });
+
+const weather = defineCustomTool({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  readOnly: true,
+  execute: async ({ city }) => ({ city, temperature_c: 21 }),
+});
+const clock = defineCustomTool({
+  name: 'get_time',
+  description: 'Current time in a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  readOnly: true,
+  execute: async ({ city }) => `12:00 in ${String(city)}`,
+});
+
+async function run(scripts: string[], tools: Tool[], extra: Partial<RunAgentOptions> = {}, conversation = ask('Weather in Paris?')) {
+  const events = await collect(
+    runAgent({ engine, tools, conversation, logitsProcessors: forceSteps(scripts, tokenizer), sampling: { temperature: 0.6, seed: 1 }, ...extra }),
+  );
+  const finish = ofType(events, 'finish')[0]!;
+  return { events, finish, results: ofType(events, 'tool-result'), messages: finish.messages };
+}
+
+/** The transcript must always render (valid turn order) so the conversation can go on. */
+function rendersOn(messages: Message[], tools: Tool[] = []) {
+  return segmentsToText(renderSegments({ date: DATE, messages: [...messages, { role: 'user', content: 'next' }], ...(tools.length ? { builtinTools: [] } : {}) }));
+}
+
+describe('the loop', () => {
+  it('a custom call ending in eot is executed, its result appended, and a plain eot answer ends the loop', async () => {
+    const { events, finish, results, messages } = await run(
+      ['{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>', 'It is 21 degrees in Paris.<|eot_id|>'],
+      [weather],
+    );
+    expect(ofType(events, 'tool-call').map((e) => e.call)).toEqual([{ kind: 'custom', name: 'get_weather', arguments: { city: 'Paris' } }]);
+    expect(results.map((r) => [r.name, r.content, r.isError])).toEqual([['get_weather', '{"city": "Paris", "temperature_c": 21}', false]]);
+    expect(finish).toMatchObject({ reason: 'done', text: 'It is 21 degrees in Paris.', steps: 2 });
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'ipython', 'assistant']);
+    expect(messages[1]).toMatchObject({ raw: '{"name": "get_weather", "parameters": {"city": "Paris"}}', stop: 'eot' });
+    rendersOn(messages);
+  });
+
+  it('two calls in one turn give two ipython turns in call order', async () => {
+    const { results, messages, finish } = await run(
+      ['{"name": "get_time", "parameters": {"city": "Oslo"}}; {"name": "get_weather", "parameters": {"city": "Oslo"}}<|eot_id|>', 'Noon and mild.<|eot_id|>'],
+      [weather, clock],
+    );
+    expect(results.map((r) => r.content)).toEqual(['12:00 in Oslo', '{"city": "Oslo", "temperature_c": 21}']);
+    expect(messages.slice(2, 4)).toEqual([
+      { role: 'ipython', content: '12:00 in Oslo' },
+      { role: 'ipython', content: '{"city": "Oslo", "temperature_c": 21}' },
+    ]);
+    expect(finish.reason).toBe('done');
+  });
+
+  it('each step prefills only what was appended: the previous prompt, the emitted ids and the new turns are reused', async () => {
+    const { events } = await run(['{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>', 'Mild.<|eot_id|>'], [weather]);
+    const [first, second] = ofType(events, 'step-finish');
+    expect(second!.prompt.ids.slice(0, first!.prompt.ids.length)).toEqual(first!.prompt.ids);
+    const emitted = tokenizer.encode('{"name": "get_weather", "parameters": {"city": "Paris"}}');
+    expect(second!.stats.reusedTokens).toBe(first!.prompt.ids.length + emitted.length);
+    expect(second!.stats.prefilledTokens).toBe(second!.prompt.ids.length - first!.prompt.ids.length - emitted.length);
+  });
+
+  it('maxSteps bounds a model that keeps calling', async () => {
+    const call = '{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>';
+    const { finish, results } = await run([call, call, call, call], [weather], { maxSteps: 3 });
+    expect(finish).toMatchObject({ reason: 'max_steps', steps: 3 });
+    expect(results).toHaveLength(3);
+    rendersOn(finish.messages);
+  });
+});
+
+describe('errors are data the model can read; the loop goes on', () => {
+  const cases: Record<string, { scripts: string[]; tools: Tool[]; extra?: Partial<RunAgentOptions>; result: RegExp }> = {
+    'unknown tool': {
+      scripts: ['{"name": "get_stock", "parameters": {"ticker": "X"}}<|eot_id|>', 'Sorry.<|eot_id|>'],
+      tools: [weather],
+      result: /^\{"error": "unknown tool \\"get_stock\\"", "available_tools": \["get_weather"\]\}$/,
+    },
+    'invalid arguments': {
+      scripts: ['{"name": "get_weather", "parameters": {"city": 42}}<|eot_id|>', 'Sorry.<|eot_id|>'],
+      tools: [weather],
+      result: /"error": ".*city.*must be string/,
+    },
+    'tool throws': {
+      scripts: ['{"name": "boom", "parameters": {}}<|eot_id|>', 'Sorry.<|eot_id|>'],
+      tools: [{ name: 'boom', description: 'fails', parameters: { type: 'object' }, execute: async () => Promise.reject(new Error('disk on fire')) }],
+      result: /"error": "disk on fire"/,
+    },
+    'tool timeout': {
+      scripts: ['{"name": "slow", "parameters": {}}<|eot_id|>', 'Sorry.<|eot_id|>'],
+      tools: [{ name: 'slow', description: 'hangs', parameters: { type: 'object' }, execute: () => new Promise(() => {}) }],
+      extra: { toolTimeoutMs: 300 },
+      result: /^\{"error": "timeout after 0\.3s"\}$/,
+    },
+    'malformed call text': {
+      scripts: ['{"name": "get_weather", "parameters": {"city": "Par<|eot_id|>', 'Sorry.<|eot_id|>'],
+      tools: [weather],
+      result: /could not read the tool call/,
+    },
+    'denied confirmation': {
+      scripts: ['{"name": "send_email", "parameters": {"to": "a@b.c"}}<|eot_id|>', 'Not sent.<|eot_id|>'],
+      tools: [
+        defineCustomTool({
+          name: 'send_email',
+          description: 'Sends an email',
+          parameters: { type: 'object', properties: { to: { type: 'string' } } },
+          execute: async () => 'sent',
+        }),
+      ],
+      extra: { confirm: async () => false },
+      result: /declined to run send_email/,
+    },
+    'code interpreter not enabled': {
+      scripts: ['<|python_tag|>print(1)<|eom_id|>', 'Sorry.<|eot_id|>'],
+      tools: [weather],
+      result: /the code interpreter is not enabled/,
+    },
+  };
+  for (const [name, { scripts, tools, extra, result }] of Object.entries(cases)) {
+    it(name, async () => {
+      const { results, finish } = await run(scripts, tools, extra);
+      expect(results).toHaveLength(1);
+      expect(results[0]!.isError).toBe(true);
+      expect(results[0]!.content).toMatch(result);
+      expect(finish).toMatchObject({ reason: 'done', steps: 2 });
+      expect(finish.text).toBe(scripts[1]!.replace('<|eot_id|>', ''));
+      rendersOn(finish.messages);
+    });
+  }
+
+  it('a confirmed tool runs, and the request was announced first', async () => {
+    let asked = 0;
+    const mailer = defineCustomTool({ name: 'send_email', description: 'Sends', parameters: { type: 'object' }, execute: async () => 'sent' });
+    const { events, results } = await run(['{"name": "send_email", "parameters": {}}<|eot_id|>', 'Sent.<|eot_id|>'], [mailer], {
+      confirm: async () => ++asked > 0,
+    });
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('confirmation-request')).toBeLessThan(types.indexOf('tool-result'));
+    expect(results[0]).toMatchObject({ content: 'sent', isError: false });
+  });
+
+  it('eom with nothing callable gets one error result; a repeat ends the loop', async () => {
+    const { results, finish, messages } = await run(['Let me think.<|eom_id|>', 'Still thinking.<|eom_id|>'], [weather]);
+    expect(results).toHaveLength(0);
+    expect(messages.filter((m) => m.role === 'ipython')).toHaveLength(2);
+    expect(JSON.stringify(messages[2]!.content)).toMatch(/no tool call/);
+    expect(finish.reason).toBe('no_progress');
+    rendersOn(messages);
+  });
+});
+
+describe('bounds and failures', () => {
+  it('abort mid-tool: the call gets an error result, the run finishes aborted, the engine stays usable', async () => {
+    const controller = new AbortController();
+    const hang: Tool = {
+      name: 'hang',
+      description: 'never returns',
+      parameters: { type: 'object' },
+      execute: () => {
+        setTimeout(() => controller.abort(), 50);
+        return new Promise(() => {});
+      },
+    };
+    const { finish, messages } = await run(['{"name": "hang", "parameters": {}}<|eot_id|>'], [hang], { signal: controller.signal });
+    expect(finish.reason).toBe('aborted');
+    expect(messages.at(-1)).toEqual({ role: 'ipython', content: { error: 'aborted by the user' } });
+    rendersOn(messages);
+    const after = await run(['Fine.<|eot_id|>'], []);
+    expect(after.finish).toMatchObject({ reason: 'done', text: 'Fine.' });
+  });
+
+  it('abort mid-generation keeps the partial answer as a finished turn', async () => {
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    for await (const e of runAgent({ engine, conversation: ask('Talk.'), signal: controller.signal, sampling: { temperature: 0 }, maxTokensPerStep: 500 })) {
+      events.push(e);
+      if (e.type === 'text-delta') controller.abort();
+    }
+    const finish = ofType(events, 'finish')[0]!;
+    expect(finish.reason).toBe('aborted');
+    expect(finish.messages.at(-1)).toMatchObject({ role: 'assistant', stop: 'eot' });
+    rendersOn(finish.messages);
+  });
+
+  it('the time budget ends the run', async () => {
+    const slow: Tool = { name: 'slow', description: 'hangs', parameters: { type: 'object' }, execute: () => new Promise(() => {}) };
+    const { finish } = await run(['{"name": "slow", "parameters": {}}<|eot_id|>'], [slow], { timeBudgetMs: 300 });
+    expect(finish.reason).toBe('time_budget');
+    expect(finish.messages.at(-1)).toEqual({ role: 'ipython', content: { error: 'the time budget ran out' } });
+  });
+
+  it('a Llama 3.0 checkpoint is refused for tool mode with a clear message', async () => {
+    const { events, finish } = await run([], [weather], {
+      model: { modelId: 'Llama-3-8B-Instruct-q4f16_1-MLC', backend: 'webllm', contextWindow: 4096, toolCalling: false, device: 'webgpu' },
+    });
+    expect(ofType(events, 'error')[0]!.error).toMatchObject({ code: 'tool_mode_unsupported', message: expect.stringMatching(/not trained on Llama 3.1's tool format/) });
+    expect(finish.reason).toBe('error');
+  });
+
+  it('context overflow is an error event; the engine stays usable', async () => {
+    const huge = ask('word '.repeat(5000));
+    const { events, finish } = await run([], [], {}, huge);
+    expect(ofType(events, 'error')[0]!.error).toMatchObject({ name: 'EngineError', code: 'context_overflow' });
+    expect(finish.reason).toBe('error');
+    expect((await run(['Ok.<|eot_id|>'], [])).finish.text).toBe('Ok.');
+  });
+
+  it('a step that hits its token limit ends with "length"', async () => {
+    const { finish } = await run([], [], { maxTokensPerStep: 3, sampling: { temperature: 0 }, logitsProcessors: () => [{ type: 'ban', tokens: [128001, 128008, 128009] }] });
+    expect(finish.reason).toBe('length');
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * The agent loop (shared/FORMAT.md "The loop"): render → generate until a stop id → parse → run the
+ * calls in order, one ipython turn each → continue in the same assistant turn. The transcript keeps
+ * what the model emitted (text and ids) and is never rebuilt from parsed calls, so every step's
+ * prompt extends the previous one and the engine prefills only what was appended.
+ */
+import { callbackStream } from '../engine/callback-stream';
+import type { EngineLike, GenerateResult, LoadedModelInfo, LogitsProcessorSpec, SamplingParams } from '../engine/contract';
+import { EngineError, isAbortError, serializeError } from '../engine/errors';
+import { parseAssistantOutput } from '../format/parse';
+import { renderSegments, segmentsToText } from '../format/render';
+import { EOM_TEXT, EOT_TEXT } from '../format/special-tokens';
+import { hasSystemOptions } from '../format/system-block';
+import type { Conversation, Message, ToolCall } from '../format/types';
+import type { Tool } from '../tools/tool';
+import type { AgentEvent, FinishReason } from './events';
+import { runToolCall } from './run-tool-call';
+import { ToolSet } from './tool-set';
+
+export interface RunAgentOptions {
+  engine: EngineLike;
+  tools?: readonly Tool[];
+  /** The conversation so far (ending with the user's turn, or with tool results to continue from). */
+  conversation: Conversation;
+  /** Generation steps at most (default 8). */
+  maxSteps?: number;
+  /** Per tool call (default 10 s). */
+  toolTimeoutMs?: number;
+  /** The whole run (default 5 minutes). */
+  timeBudgetMs?: number;
+  signal?: AbortSignal;
+  sampling?: SamplingParams;
+  /** Tokens per step (default 1024). */
+  maxTokensPerStep?: number;
+  /** Tool results are cut to this many tokens, with a marker (default 1500). */
+  maxResultTokens?: number;
+  /** Asked before running a tool that needs confirmation; resolve true to run it. */
+  confirm?: (call: ToolCall) => Promise<boolean>;
+  /** The loaded model: tool mode is refused for checkpoints not trained on the tool format. */
+  model?: LoadedModelInfo | null;
+  /** Per-step logits processors (tests force a scripted continuation this way). */
+  logitsProcessors?: (step: number) => LogitsProcessorSpec[] | undefined;
+  /** Replay: a recorded result for a call, used instead of running the tool. */
+  recordedResult?: (call: ToolCall, step: number, index: number) => string | undefined;
+}
+
+const DEFAULTS = { maxSteps: 8, toolTimeoutMs: 10_000, timeBudgetMs: 300_000, maxTokensPerStep: 1024, maxResultTokens: 1500 };
+
+const NOTHING_CALLABLE = { error: 'the message ended with <|eom_id|> but contained no tool call; answer in plain text or make a call' };
+
+/** Runs the loop; iterate the events. Never throws: failures arrive as an `error` event, then `finish`. */
+export function runAgent(options: RunAgentOptions): AsyncIterable<AgentEvent> {
+  const stream = callbackStream<AgentEvent>();
+  void agentLoop(options, stream.push).then(stream.end, stream.fail);
+  return stream.iterable;
+}
+
+async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Promise<void> {
+  const cfg = { ...DEFAULTS, ...definedOnly(o) };
+  const tools = new ToolSet(o.tools ?? []);
+  const messages: Message[] = [...o.conversation.messages];
+  // Pinned once: a system block that changed mid-run (midnight) would invalidate the KV cache.
+  const date = o.conversation.date ?? (tools.size > 0 || hasSystemOptions(o.conversation) ? new Date() : undefined);
+  const conversation = (): Conversation => ({ ...o.conversation, ...toolOptions(tools, o.conversation), ...(date ? { date } : {}), messages });
+  const budget = AbortSignal.timeout(cfg.timeBudgetMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, budget]) : budget;
+  const endReason = (): FinishReason => (o.signal?.aborted ? 'aborted' : 'time_budget');
+  let answer = '';
+  let step = 0;
+  let previousWasEmptyEom = false;
+
+  const finish = (reason: FinishReason) => emit({ type: 'finish', reason, text: answer, messages: [...messages], steps: step });
+
+  try {
+    if (tools.size > 0 && o.model && !o.model.toolCalling) {
+      throw new EngineError(
+        'tool_mode_unsupported',
+        `${o.model.modelId} was not trained on Llama 3.1's tool format (eom_id, python_tag, ipython): use a Llama 3.1 or 3.2 model for tools, or turn tools off`,
+      );
+    }
+    for (const tool of tools.all()) void tool.warm?.().catch(() => {});
+
+    while (step < cfg.maxSteps) {
+      if (signal.aborted) return finish(endReason());
+      const segments = renderSegments({ ...conversation(), addGenerationPrompt: true });
+      const ids = await o.engine.encodeSegments(segments);
+      emit({ type: 'step-start', step, promptTokens: ids.length });
+      const result: GenerateResult = await o.engine.generate(
+        { tokens: ids, sampling: o.sampling, maxTokens: cfg.maxTokensPerStep, logitsProcessors: o.logitsProcessors?.(step) },
+        (batch) => batch.text && emit({ type: 'text-delta', step, text: batch.text }),
+        signal,
+      );
+      emit({ type: 'step-finish', step, raw: result.text, stop: result.stop, stats: result.stats, prompt: { ids, text: segmentsToText(segments) } });
+      step++;
+
+      if (result.stop !== 'eom' && result.stop !== 'eot') {
+        // abort, length or end_of_text: keep what was said as a finished turn so the transcript stays valid.
+        if (result.tokens.length > 0) messages.push({ role: 'assistant', content: result.text, raw: result.text, ids: result.tokens, stop: 'eot' });
+        answer = parseAssistantOutput(result.text).content;
+        if (result.stop === 'abort') return finish(endReason());
+        if (result.stop === 'length') return finish('length');
+        return finish('done');
+      }
+
+      const parsed = parseAssistantOutput(result.text + (result.stop === 'eom' ? EOM_TEXT : EOT_TEXT));
+      messages.push({ role: 'assistant', content: parsed.content, raw: result.text, ids: result.tokens, stop: result.stop });
+      answer = parsed.content;
+
+      if (parsed.toolCalls.length === 0) {
+        if (result.stop === 'eot') return finish('done');
+        // <|eom_id|> with nothing to run: one error result so the model can recover; twice ends the loop.
+        messages.push({ role: 'ipython', content: NOTHING_CALLABLE });
+        if (previousWasEmptyEom) return finish('no_progress');
+        previousWasEmptyEom = true;
+        continue;
+      }
+      previousWasEmptyEom = false;
+
+      for (const [index, call] of parsed.toolCalls.entries()) {
+        const callId = `${step - 1}.${index}`;
+        emit({ type: 'tool-call', step: step - 1, callId, call });
+        const started = performance.now();
+        const recorded = o.recordedResult?.(call, step - 1, index);
+        let outcome: { content: string; isError: boolean };
+        try {
+          outcome =
+            recorded !== undefined
+              ? { content: recorded, isError: false }
+              : await runToolCall(call, {
+                  tools,
+                  signal,
+                  timeoutMs: cfg.toolTimeoutMs,
+                  maxResultTokens: cfg.maxResultTokens,
+                  countTokens: (t) => o.engine.countTokens(t),
+                  confirm: o.confirm,
+                  onConfirmationRequest: () => emit({ type: 'confirmation-request', step: step - 1, callId, call }),
+                });
+        } catch (e) {
+          if (!isAbortError(e)) throw e;
+          // Every call gets its result, even on abort: the transcript must stay renderable.
+          for (let rest = index; rest < parsed.toolCalls.length; rest++) {
+            messages.push({ role: 'ipython', content: { error: o.signal?.aborted ? 'aborted by the user' : 'the time budget ran out' } });
+          }
+          return finish(endReason());
+        }
+        messages.push({ role: 'ipython', content: outcome.content });
+        emit({ type: 'tool-result', step: step - 1, callId, name: call.kind === 'code' ? 'code_interpreter' : call.name, ...outcome, durationMs: performance.now() - started });
+      }
+    }
+    return finish('max_steps');
+  } catch (e) {
+    emit({ type: 'error', error: serializeError(e) });
+    return finish('error');
+  }
+}
+
+/** The prompt's tool options: the conversation's own when it gives any (a replayed file), else derived from the tools. */
+function toolOptions(tools: ToolSet, conversation: Conversation): Partial<Conversation> {
+  if (conversation.builtinTools !== undefined || conversation.tools !== undefined || tools.size === 0) return {};
+  const { builtinTools, tools: custom } = tools.renderOptions();
+  return { builtinTools, tools: custom };
+}
+
+function definedOnly(o: RunAgentOptions): Partial<typeof DEFAULTS> {
+  const out: Partial<typeof DEFAULTS> = {};
+  for (const key of Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>) {
+    if (o[key] !== undefined) out[key] = o[key];
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+import { abortError } from '../engine/errors';
+import type { ToolCall } from '../format/types';
+import { formatToolResult, timeoutError } from '../tools/tool-result';
+import type { ToolSet } from './tool-set';
+
+export interface ToolCallOptions {
+  tools: ToolSet;
+  /** The run's signal (the caller's abort and the loop's time budget). */
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** Result budget in tokens, counted exactly by the engine. */
+  maxResultTokens: number;
+  countTokens: (text: string) => Promise<number>;
+  /** Asks the user; resolves true to run the tool. Absent: tools that need confirmation are declined. */
+  confirm?: (call: ToolCall) => Promise<boolean>;
+  onConfirmationRequest: () => void;
+}
+
+/**
+ * Runs one parsed call and returns the ipython turn's content. Every failure — unknown tool, bad
+ * call, invalid arguments, a throw, a timeout, a denied confirmation — is a result the model can
+ * read, never an empty turn. Only the caller's abort (or the time budget) escapes, as AbortError.
+ */
+export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{ content: string; isError: boolean }> {
+  const format = async (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => ({
+    content: await formatToolResult(outcome, { maxTokens: o.maxResultTokens, countTokens: o.countTokens }),
+    isError: !outcome.ok,
+  });
+  const resolved = o.tools.resolve(call);
+  if ('error' in resolved) return format({ ok: true, value: resolved.error }).then((r) => ({ ...r, isError: true }));
+  const { tool, args } = resolved;
+
+  if (tool.needsConfirmation) {
+    o.onConfirmationRequest();
+    const approved = o.confirm ? await raceAbort(o.confirm(call), o.signal) : false;
+    if (!approved) {
+      return format({
+        ok: false,
+        error: new Error(o.confirm ? `the user declined to run ${tool.name}` : `${tool.name} needs the user's confirmation and no one could be asked`),
+      });
+    }
+  }
+
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = AbortSignal.any([o.signal, timeout]);
+  try {
+    const value = await raceAbort(tool.execute(args, { signal }), signal);
+    return format({ ok: true, value });
+  } catch (e) {
+    if (o.signal.aborted) throw abortError('aborted while a tool was running');
+    if (timeout.aborted) return { content: await timeoutError(o.timeoutMs), isError: true };
+    return format({ ok: false, error: e });
+  }
+}
+
+/** Settles with the promise, or rejects as soon as the signal aborts (a tool that ignores its signal still stops counting). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

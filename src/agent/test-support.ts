@@ -1,0 +1,45 @@
+/**
+ * Test support for the agent loop: force the model's side of a script through the real model
+ * (tiny model, real sampler) and collect a run's events. Used by tests, the replay CLI and bench.
+ */
+import type { LogitsProcessorSpec } from '../engine/contract';
+import { EOM, EOM_TEXT, EOT, EOT_TEXT, PYTHON_TAG, PYTHON_TAG_TEXT } from '../format/special-tokens';
+import type { TextTokenizer } from '../format/types';
+import type { AgentEvent } from './events';
+
+/**
+ * The ids the model would emit for `raw`: `<|python_tag|>` is the tag's id, and a trailing
+ * `<|eom_id|>` / `<|eot_id|>` is the terminator (default eot).
+ */
+export function scriptIds(raw: string, tokenizer: TextTokenizer): number[] {
+  let body = raw;
+  let terminator = EOT;
+  if (body.endsWith(EOM_TEXT)) {
+    body = body.slice(0, -EOM_TEXT.length);
+    terminator = EOM;
+  } else if (body.endsWith(EOT_TEXT)) {
+    body = body.slice(0, -EOT_TEXT.length);
+  }
+  const ids: number[] = [];
+  body.split(PYTHON_TAG_TEXT).forEach((piece, i) => {
+    if (i > 0) ids.push(PYTHON_TAG);
+    if (piece) ids.push(...tokenizer.encode(piece));
+  });
+  return [...ids, terminator];
+}
+
+/** logitsProcessors for runAgent: step i is forced to emit scripts[i]; later steps run free. */
+export function forceSteps(scripts: readonly string[], tokenizer: TextTokenizer): (step: number) => LogitsProcessorSpec[] | undefined {
+  const forced = scripts.map((s) => scriptIds(s, tokenizer));
+  return (step) => (forced[step] ? [{ type: 'force', tokens: forced[step] }] : undefined);
+}
+
+export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+
+export function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type: T): Array<Extract<AgentEvent, { type: T }>> {
+  return events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+}

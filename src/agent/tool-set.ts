@@ -1,0 +1,58 @@
+import type { RenderOptions, ToolCall } from '../format/types';
+import { toolSchemaForPrompt } from '../tools/custom-tool';
+import type { Tool } from '../tools/tool';
+
+/** Llama 3.1's built-in tools: listed in the system block, called through <|python_tag|>. */
+const BUILTIN_NAMES = ['brave_search', 'wolfram_alpha', 'code_interpreter'] as const;
+
+/**
+ * The tools of one run, by name. The prompt's tool options are derived from them, so what the model
+ * is told and what the loop can run never disagree.
+ */
+export class ToolSet {
+  private readonly byName = new Map<string, Tool>();
+
+  constructor(tools: readonly Tool[]) {
+    for (const tool of tools) {
+      if (this.byName.has(tool.name)) throw new Error(`two tools are named "${tool.name}"`);
+      this.byName.set(tool.name, tool);
+    }
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  all(): Tool[] {
+    return [...this.byName.values()];
+  }
+
+  /** builtinTools and custom tool schemas for the renderer. */
+  renderOptions(): Pick<RenderOptions, 'builtinTools' | 'tools'> {
+    const builtin = BUILTIN_NAMES.filter((n) => this.byName.has(n));
+    const custom = this.all().filter((t) => !(BUILTIN_NAMES as readonly string[]).includes(t.name));
+    return { builtinTools: [...builtin], tools: custom.map(toolSchemaForPrompt) };
+  }
+
+  /**
+   * The tool a parsed call runs, with its arguments; or why none can run. A built-in-style call to a
+   * custom tool's name (`get_weather.call(city="Paris")`) runs that custom tool.
+   */
+  resolve(call: ToolCall): { tool: Tool; args: Record<string, unknown> } | { error: Record<string, unknown> } {
+    if (call.kind === 'invalid') {
+      return { error: { error: `could not read the tool call: ${String(call.arguments.error ?? 'malformed')}` } };
+    }
+    const name = call.kind === 'code' ? 'code_interpreter' : call.name;
+    const tool = this.byName.get(name);
+    if (!tool) {
+      const available = [...this.byName.keys()];
+      return {
+        error:
+          name === 'code_interpreter'
+            ? { error: 'the code interpreter is not enabled', available_tools: available }
+            : { error: `unknown tool "${name}"`, available_tools: available },
+      };
+    }
+    return { tool, args: call.arguments };
+  }
+}
