@@ -1,0 +1,63 @@
+/**
+ * FORMAT.md's worked example end to end in headless Chromium: the loop on the page's main thread,
+ * the tiny model in the real engine worker (WASM), the real brave_search tool through the vite
+ * server's proxy against the loopback fake.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events';
+import { scriptIds } from '../../src/agent/test-support';
+import { loadTokenizer } from '../../src/format/tokenizer/load-node';
+import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
+import { WORKED_EXAMPLE_CALL, WORKED_EXAMPLE_HIT, WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_QUESTION } from '../fixtures/worked-example';
+import { launchBrowser, openPage, startVite } from './harness';
+
+const tokenizer = loadTokenizer();
+let browser: Browser;
+let vite: Awaited<ReturnType<typeof startVite>>;
+let fake: BraveWolframFake;
+const saved = { key: process.env.BRAVE_API_KEY, base: process.env.BRAVE_API_BASE };
+
+beforeAll(async () => {
+  fake = await startBraveWolframFake();
+  fake.braveAnswer = () => [WORKED_EXAMPLE_HIT];
+  // The vite plugin's proxy reads these at request time.
+  process.env.BRAVE_API_KEY = fake.braveKey;
+  process.env.BRAVE_API_BASE = fake.braveBase;
+  vite = await startVite();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await vite?.server.close();
+  await fake?.close();
+  process.env.BRAVE_API_KEY = saved.key;
+  process.env.BRAVE_API_BASE = saved.base;
+  if (saved.key === undefined) delete process.env.BRAVE_API_KEY;
+  if (saved.base === undefined) delete process.env.BRAVE_API_BASE;
+});
+
+it("the second prompt is FORMAT.md's byte for byte, and its prefill is only the appended ids", async () => {
+  const { page, logs } = await openPage(browser, `${vite.url}/tests/browser/pages/agent.html`);
+  try {
+    await page.waitForFunction(() => window.ready === true);
+    await page.evaluate(() => window.engine.load('tiny-llama', { device: 'wasm' }));
+    const forced = [scriptIds(`${WORKED_EXAMPLE_CALL}<|eom_id|>`, tokenizer), scriptIds('About 139,000 people.<|eot_id|>', tokenizer)];
+    const events: AgentEvent[] = await page.evaluate(
+      (run) => window.runWorkedExample(run),
+      { question: WORKED_EXAMPLE_QUESTION, date: '11 August 2026', forced },
+    );
+    const steps = events.filter((e): e is Extract<AgentEvent, { type: 'step-finish' }> => e.type === 'step-finish');
+    expect(steps).toHaveLength(2);
+    expect(steps[1]!.prompt.text).toBe(WORKED_EXAMPLE_PROMPT);
+    const cached = steps[0]!.prompt.ids.length + forced[0]!.length - 1; // the prompt and the call, not its eom
+    expect(steps[1]!.stats).toMatchObject({ reusedTokens: cached, prefilledTokens: steps[1]!.prompt.ids.length - cached });
+    expect(events.at(-1)).toMatchObject({ type: 'finish', reason: 'done', text: 'About 139,000 people.' });
+    const upstream = fake.requests.filter((r) => r.service === 'brave');
+    expect(upstream).toHaveLength(1);
+    expect(upstream[0]!.headers['x-subscription-token']).toBe(fake.braveKey);
+  } catch (e) {
+    console.log(logs.join('\n'));
+    throw e;
+  }
+}, 120_000);
