@@ -1,11 +1,12 @@
 /**
  * Generates the offline assets every tier runs on (run by `npm install`'s postinstall, by
  * `npm run setup`, and before every test run): the Llama 3.1 tokenizer and the tiny test model
- * under models/, and onnxruntime-web's wasm under public/ort/. Idempotent: each step skips work whose stamp matches. Nothing here is committed.
+ * under models/, onnxruntime-web's wasm under public/ort/ and Pyodide under public/pyodide/. Idempotent: each step skips work whose stamp matches. Nothing here is committed.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyOrtWasm } from './setup/ort-wasm';
+import { copyPyodideAssets } from './setup/pyodide-assets';
 import { buildTinyModel } from './setup/tiny-model';
 import { buildTokenizer } from './setup/tokenizer';
 
@@ -16,6 +17,7 @@ export async function runSetup({ quiet = false } = {}): Promise<void> {
     ['tokenizer  models/llama-3.1-tokenizer', () => buildTokenizer(join(root, 'models/llama-3.1-tokenizer'))],
     ['tiny model models/tiny-llama', () => buildTinyModel(join(root, 'models/tiny-llama'))],
     ['onnxruntime-web wasm public/ort', () => copyOrtWasm(root, join(root, 'public/ort'))],
+    ['pyodide runtime public/pyodide', () => copyPyodideAssets(root, join(root, 'public/pyodide'))],
   ];
   for (const [name, step] of steps) {
     const t0 = performance.now();

@@ -1,0 +1,194 @@
+/**
+ * The code interpreter's sandbox: Python (Pyodide) in a module Worker inside an opaque-origin
+ * `<iframe sandbox="allow-scripts">` with a CSP that allows nothing but Pyodide's own files.
+ *
+ * Invariants:
+ * - Runs execute one at a time, in call order; Python state persists across them until reset().
+ * - `run` never rejects: every failure (Python error, timeout, abort, crash, startup failure) is
+ *   a SandboxResult whose `error` says what happened.
+ * - A timeout or an abort kills the interpreter (the frame is removed, which terminates its worker,
+ *   whatever the code is doing) and starts a new one at once; that run reports `stateLost`.
+ * - The timeout counts the run itself, not the interpreter's startup (bounded by startTimeoutMs).
+ * - Every field of a result is capped at `outputLimit` characters, the cut marked and named.
+ */
+import { Interpreter, InterpreterGone, type CellOutcome } from './interpreter';
+import type { WorkerConfig } from './protocol';
+import { PYTHON_RUNNER } from './python-runner';
+import { missingPackageNote, RunOutput, stateLostMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
+import type { Sandbox, SandboxResult, SandboxRunOptions } from './sandbox';
+
+export interface PyodideSandboxOptions {
+  /** Directory of Pyodide's runtime files (public/pyodide/), resolved against the page. Default '/pyodide/'. */
+  assetBaseUrl?: string;
+  /**
+   * Directory serving Pyodide's package wheels (numpy, pandas…), resolved against the page; it is
+   * added to the sandbox's connect-src. Default null: offline, standard library only, and an
+   * import of a package fails with an error that says how to configure this.
+   */
+  packageBaseUrl?: string | null;
+  /** Characters kept per field (stdout, stderr, result, error). Default 20,000. */
+  outputLimit?: number;
+  /** Default per-run limit. Default 10 s. */
+  timeoutMs?: number;
+  /** Limit on the interpreter's startup. Default 60 s. */
+  startTimeoutMs?: number;
+  /** Where the hidden frame goes. Default document.body. */
+  container?: HTMLElement;
+}
+
+const DEFAULTS = { outputLimit: 20_000, timeoutMs: 10_000, startTimeoutMs: 60_000 };
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+type Ending = { kind: 'done'; outcome: CellOutcome } | { kind: 'timeout' } | { kind: 'abort' } | { kind: 'gone'; reason: string };
+
+export class PyodideSandbox implements Sandbox {
+  private readonly config: WorkerConfig;
+  private readonly timeoutMs: number;
+  private readonly startTimeoutMs: number;
+  private readonly container: HTMLElement | undefined;
+  private interpreter: Interpreter | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextId = 1;
+  private disposed = false;
+  private startMs: number | null = null;
+
+  constructor(options: PyodideSandboxOptions = {}) {
+    const dir = (url: string) => {
+      const href = new URL(url, location.href).href;
+      return href.endsWith('/') ? href : `${href}/`;
+    };
+    this.config = {
+      indexUrl: dir(options.assetBaseUrl ?? '/pyodide/'),
+      packageBaseUrl: options.packageBaseUrl ? dir(options.packageBaseUrl) : null,
+      outputLimit: options.outputLimit ?? DEFAULTS.outputLimit,
+      runnerSource: PYTHON_RUNNER,
+    };
+    this.timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    this.startTimeoutMs = options.startTimeoutMs ?? DEFAULTS.startTimeoutMs;
+    this.container = options.container;
+  }
+
+  /** How long the latest interpreter took to load Pyodide, measured in its worker; null until one is ready. */
+  get lastStartMs(): number | null {
+    return this.startMs;
+  }
+
+  async warm(): Promise<void> {
+    if (this.disposed) throw new Error('the sandbox was disposed');
+    await this.current().ready;
+  }
+
+  run(code: string, options: SandboxRunOptions = {}): Promise<SandboxResult> {
+    const result = this.queue.then(() => this.runNow(code, options));
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  async reset(): Promise<void> {
+    this.replace('reset');
+    await this.warm();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.interpreter?.kill('the sandbox was disposed');
+    this.interpreter = null;
+  }
+
+  private current(): Interpreter {
+    if (!this.interpreter?.alive) {
+      const interpreter = new Interpreter({
+        container: this.container ?? document.body,
+        workerConfig: this.config,
+        startTimeoutMs: this.startTimeoutMs,
+      });
+      interpreter.ready.then((ms) => (this.startMs = ms)).catch(() => {});
+      this.interpreter = interpreter;
+    }
+    return this.interpreter;
+  }
+
+  /** Kills the current interpreter and starts the next one in the background. */
+  private replace(reason: string): void {
+    this.interpreter?.kill(`the interpreter was ${reason} during this run; its state was lost`);
+    this.interpreter = null;
+    if (!this.disposed) this.current();
+  }
+
+  private async runNow(code: string, { timeoutMs = this.timeoutMs, signal }: SandboxRunOptions): Promise<SandboxResult> {
+    const started = performance.now();
+    const output = new RunOutput(this.config.outputLimit);
+    const finish = (fields: Partial<Pick<RunRecord, 'result' | 'error' | 'stateLost'>>, dropped?: RunRecord['dropped']) =>
+      toSandboxResult(
+        { ...output.record(dropped), result: null, error: null, stateLost: false, ...fields },
+        this.config.outputLimit,
+        performance.now() - started,
+      );
+    const fail = (text: string, stateLost = false) => finish({ error: { text, dropped: 0 }, stateLost });
+
+    if (this.disposed) return fail('the sandbox was disposed');
+    if (signal?.aborted) return fail('aborted before the code ran');
+    let interpreter: Interpreter;
+    try {
+      interpreter = this.current();
+    } catch (e) {
+      return fail(`the Python interpreter could not be created: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const startup = await settle(interpreter.ready, signal);
+    if (startup === 'abort') return fail('aborted while the interpreter was starting; the code did not run');
+    if (startup instanceof Error) return fail(startup.message);
+
+    const id = this.nextId++;
+    const ending = await new Promise<Ending>((resolve) => {
+      const timer = setTimeout(() => resolve({ kind: 'timeout' }), Math.min(Math.max(timeoutMs, 1), MAX_TIMER_MS));
+      const onAbort = () => resolve({ kind: 'abort' });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      interpreter
+        .execute(id, code, (stream, text) => output.append(stream, text))
+        .then(
+          (outcome) => resolve({ kind: 'done', outcome }),
+          (e: unknown) => resolve({ kind: 'gone', reason: e instanceof InterpreterGone ? e.message : String(e) }),
+        )
+        .finally(() => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        });
+    });
+
+    switch (ending.kind) {
+      case 'timeout':
+        this.replace('killed after a timeout');
+        return fail(timeoutMessage(timeoutMs), true);
+      case 'abort':
+        this.replace('killed by an abort');
+        return fail(stateLostMessage('aborted'), true);
+      case 'gone':
+        return fail(ending.reason, true);
+      case 'done': {
+        const { result, error, missing, dropped, fatal } = ending.outcome;
+        if (fatal) {
+          this.replace('restarted after a crash');
+          const reason = `the Python runtime failed (${error?.text ?? 'unknown error'})`;
+          return finish({ error: { text: stateLostMessage(reason), dropped: 0 }, stateLost: true }, dropped);
+        }
+        const note = missing ? `\n${missingPackageNote(missing, this.config.packageBaseUrl)}` : '';
+        const fullError = error && { text: `${error.text.replace(/\n$/, '')}${note}`, dropped: error.dropped };
+        return finish({ result, error: fullError }, dropped);
+      }
+    }
+  }
+}
+
+/** Waits for startup: its time, the error that ended it, or 'abort' when the signal fires first. */
+function settle(ready: Promise<number>, signal: AbortSignal | undefined): Promise<number | Error | 'abort'> {
+  return new Promise((resolve) => {
+    const onAbort = () => resolve('abort');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    ready.then(
+      (ms) => resolve(ms),
+      (e: unknown) => resolve(e instanceof Error ? e : new Error(String(e))),
+    );
+    void ready.finally(() => signal?.removeEventListener('abort', onAbort)).catch(() => {});
+  });
+}

@@ -1,0 +1,31 @@
+/** The code interpreter's host contract: model-written Python runs here, isolated from the page. */
+export interface SandboxRunOptions {
+  /** Wall-clock limit; on expiry the interpreter is killed and replaced (state is lost). Default 10 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface SandboxResult {
+  stdout: string;
+  stderr: string;
+  /** repr() of the last expression's value, or null. */
+  result: string | null;
+  /** The traceback or the reason the run failed (timeout, abort, memory, crash), or null. */
+  error: string | null;
+  /** True when the interpreter was replaced during this run: variables from earlier calls are gone. */
+  stateLost: boolean;
+  /** Which of stdout/stderr/result/error were cut to their limit. */
+  truncated: Array<'stdout' | 'stderr' | 'result' | 'error'>;
+  durationMs: number;
+}
+
+export interface Sandbox {
+  /** Starts the interpreter in the background (Pyodide's cold start is seconds). Idempotent. */
+  warm(): Promise<void>;
+  /** Runs code; Python state persists across runs (like a notebook) until reset or a kill. */
+  run(code: string, options?: SandboxRunOptions): Promise<SandboxResult>;
+  /** Fresh interpreter, no variables. */
+  reset(): Promise<void>;
+  /** Removes the iframe and its worker. */
+  dispose(): void;
+}

