@@ -239,3 +239,17 @@ describe('bounds and failures', () => {
     expect(finish.reason).toBe('length');
   });
 });
+
+describe('a tool with its own time limit', () => {
+  it('reports its own timeout (e.g. lost interpreter state) before the loop\'s timeout fires', async () => {
+    const selfTimed: Tool = {
+      name: 'selfish',
+      description: 'enforces its own limit',
+      parameters: { type: 'object' },
+      timeoutMs: 200,
+      execute: () => new Promise((resolve) => setTimeout(() => resolve({ error: 'timeout after 0.2s; state was lost' }), 200)),
+    };
+    const { results } = await run(['{"name": "selfish", "parameters": {}}<|eot_id|>', 'Ok.<|eot_id|>'], [selfTimed], { toolTimeoutMs: 100 });
+    expect(results[0]!.content).toBe('{"error": "timeout after 0.2s; state was lost"}');
+  });
+});

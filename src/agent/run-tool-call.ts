@@ -41,14 +41,16 @@ export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{
     }
   }
 
-  const timeout = AbortSignal.timeout(o.timeoutMs);
+  // A tool with its own limit reports it better than we can (e.g. "state lost"): let it fire first.
+  const timeoutMs = tool.timeoutMs !== undefined ? Math.max(o.timeoutMs, tool.timeoutMs + 1000) : o.timeoutMs;
+  const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([o.signal, timeout]);
   try {
     const value = await raceAbort(tool.execute(args, { signal }), signal);
     return format({ ok: true, value });
   } catch (e) {
     if (o.signal.aborted) throw abortError('aborted while a tool was running');
-    if (timeout.aborted) return { content: await timeoutError(o.timeoutMs), isError: true };
+    if (timeout.aborted) return { content: await timeoutError(timeoutMs), isError: true };
     return format({ ok: false, error: e });
   }
 }

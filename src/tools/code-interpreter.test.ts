@@ -65,10 +65,12 @@ describe('codeInterpreterTool', () => {
     expect(fake.calls).toEqual([{ code: 'print(1)', options: { signal, timeoutMs: 5000 } }]);
   });
 
-  it("leaves the timeout to the sandbox's default when none is given", async () => {
+  it('defaults to 10 s and declares its limit, so the loop lets it report the timeout (and the lost state) itself', async () => {
     const fake = fakeSandbox();
-    await codeInterpreterTool(fake.sandbox).execute({ code: 'pass' }, { signal: new AbortController().signal });
-    expect(fake.calls[0]!.options).not.toHaveProperty('timeoutMs');
+    const tool = codeInterpreterTool(fake.sandbox);
+    await tool.execute({ code: 'pass' }, { signal: new AbortController().signal });
+    expect(fake.calls[0]!.options).toMatchObject({ timeoutMs: 10_000 });
+    expect(tool.timeoutMs).toBe(10_000);
   });
 
   it('a missing or blank code argument is a ToolError, and nothing runs', async () => {

@@ -12,9 +12,11 @@ import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 import { ToolError, type Tool } from './tool';
 
 export interface CodeInterpreterOptions {
-  /** Per-run limit passed to the sandbox. Default: the sandbox's (10 s for PyodideSandbox). */
+  /** Per-run limit passed to the sandbox. Default 10 s (the loop waits a second longer). */
   timeoutMs?: number;
 }
+
+export const DEFAULT_CODE_TIMEOUT_MS = 10_000;
 
 export interface CodeInterpreterTool extends Tool {
   /** Starts the interpreter ahead of the first call (a cold start takes seconds). */
@@ -24,8 +26,10 @@ export interface CodeInterpreterTool extends Tool {
 export const NO_OUTPUT = 'no output';
 
 export function codeInterpreterTool(sandbox: Sandbox, options: CodeInterpreterOptions = {}): CodeInterpreterTool {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CODE_TIMEOUT_MS;
   return {
     name: 'code_interpreter',
+    timeoutMs,
     description:
       "Runs Python 3 code (Pyodide, standard library only, no network) and returns stdout, stderr, the last expression's repr and any traceback. Variables persist between calls.",
     parameters: {
@@ -38,7 +42,7 @@ export function codeInterpreterTool(sandbox: Sandbox, options: CodeInterpreterOp
       if (typeof code !== 'string' || code.trim() === '') {
         throw new ToolError('code_interpreter needs a non-empty "code" string', { got: code === undefined ? 'nothing' : typeof code });
       }
-      const run = await sandbox.run(code, { signal, ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+      const run = await sandbox.run(code, { signal, timeoutMs });
       return codeInterpreterResult(run);
     },
     warm: () => sandbox.warm(),

@@ -22,6 +22,11 @@ export interface Tool {
   needsConfirmation?: boolean;
   /** Starts slow resources in the background (e.g. the Python sandbox); the loop calls it at start. */
   warm?(): Promise<void>;
+  /**
+   * The tool enforces this limit itself and reports it in its own words (the code interpreter says
+   * its state was lost): the loop then waits that long plus a grace second before its own timeout.
+   */
+  timeoutMs?: number;
 }
 
 /** A tool failure the model should read as data (e.g. "BRAVE_API_KEY is not set: ..."). */
