@@ -99,7 +99,11 @@ class WebLlmBackend implements Backend {
 async function modelRecord(entry: ModelEntry, config: EngineConfig): Promise<WebLlm.ModelRecord> {
   const local = `${config.modelsBaseUrl}${entry.id}/resolve/main/`;
   const libFile = entry.modelLib!.slice(entry.modelLib!.lastIndexOf('/') + 1);
-  const hasLocal = await fetch(`${local}mlc-chat-config.json`, { method: 'HEAD' }).then((r) => r.ok, () => false);
+  // A dev server answers unknown paths with its HTML page: only a non-HTML 200 means the file is there.
+  const hasLocal = await fetch(`${local}mlc-chat-config.json`, { method: 'HEAD' }).then(
+    (r) => r.ok && !(r.headers.get('content-type') ?? '').includes('text/html'),
+    () => false,
+  );
   return {
     model: hasLocal ? local : entry.modelUrl!,
     model_id: entry.id,
