@@ -1,0 +1,6 @@
+/** Every bench section, in run order: the one list `npm run bench` knows. Add a section here. */
+import { loopSection } from './loop';
+import { samplerSection } from './sampler';
+import type { BenchSection } from './section';
+
+export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection];
