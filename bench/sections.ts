@@ -1,6 +1,7 @@
 /** Every bench section, in run order: the one list `npm run bench` knows. Add a section here. */
 import { loopSection } from './loop';
 import { samplerSection } from './sampler';
+import { sandboxSection } from './sandbox';
 import type { BenchSection } from './section';
 
-export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection];
+export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, sandboxSection];
