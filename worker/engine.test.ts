@@ -195,3 +195,17 @@ describe('errors are typed and leave the engine usable', () => {
     expect(await engine.decode([2028, 374, 128009])).toBe('This is<|eot_id|>');
   });
 });
+
+describe('only text, the tag and terminators are ever sampled', () => {
+  it('a model pushed toward a header token never emits it: every emitted id replays in history', async () => {
+    // Bias every structural special id up hugely; the structural ban must still win.
+    const logitBias = Object.fromEntries(NON_TEXT_SPECIALS.map((id) => [id, 1000]));
+    const r = await engine.generate({
+      tokens: renderIds({ messages: [{ role: 'user', content: 'Go.' }] }, tokenizer),
+      maxTokens: 20,
+      sampling: { temperature: 1, seed: 3, logitBias },
+    });
+    expect(r.tokens.filter((id) => NON_TEXT_SPECIALS.includes(id))).toEqual([]);
+    expect(r.tokens.length).toBeGreaterThan(0);
+  });
+});

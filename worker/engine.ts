@@ -14,7 +14,7 @@ import { stopKind, VOCAB_SIZE } from '../src/format/special-tokens';
 import { segmentsToIds } from '../src/format/render';
 import type { Segment, TextTokenizer } from '../src/format/types';
 import type { Backend, BackendFactory } from './backends/backend';
-import { createLogitsProcessors } from './logits-processors';
+import { banStructuralTokens, createLogitsProcessors } from './logits-processors';
 import { PrefixCache } from './prefix-cache';
 import { createRng, randomSeed } from './rng';
 import { createSampler, resolveSampling } from './sampler';
@@ -23,6 +23,8 @@ import { TokenBatcher } from './token-batcher';
 import { yieldToEventLoop } from './yield';
 
 export const DEFAULT_MAX_TOKENS = 1024;
+
+const STRUCTURAL_BAN = banStructuralTokens();
 
 export interface EngineDeps {
   models: readonly ModelEntry[];
@@ -142,7 +144,7 @@ export class Engine {
     if (!(maxTokens >= 1)) throw new EngineError('invalid_request', 'maxTokens must be at least 1');
     const params = resolveSampling(request.sampling);
     const rng = createRng(request.sampling?.seed ?? randomSeed());
-    const processors = createLogitsProcessors(request.logitsProcessors);
+    const processors = [STRUCTURAL_BAN, ...createLogitsProcessors(request.logitsProcessors)];
 
     const emitted: number[] = [];
     const recent = tokens.slice(-params.penaltyWindow);

@@ -1,4 +1,5 @@
 import type { LogitsProcessorSpec } from '../src/engine/contract';
+import { FIRST_SPECIAL_ID, PYTHON_TAG, STOP_IDS, VOCAB_SIZE } from '../src/format/special-tokens';
 
 /** Mutates the logits of generation step `step` (0 = the token after the prompt) in place. */
 export type LogitsProcessor = (logits: Float32Array, step: number) => void;
@@ -35,4 +36,15 @@ export function banTokens(tokens: readonly number[]): LogitsProcessor {
   return (logits) => {
     for (const id of tokens) if (id >= 0 && id < logits.length) logits[id] = -Infinity;
   };
+}
+
+/**
+ * Inside an assistant message Llama 3.1 emits only text, `<|python_tag|>` and a terminator. Every
+ * other special id (headers, begin_of_text, reserved ids) would be structure the renderer refuses to
+ * replay, so it is never sampled. Applied before the request's own processors (a forced script wins).
+ */
+export function banStructuralTokens(): LogitsProcessor {
+  const banned: number[] = [];
+  for (let id = FIRST_SPECIAL_ID; id < VOCAB_SIZE; id++) if (id !== PYTHON_TAG && !STOP_IDS.has(id)) banned.push(id);
+  return banTokens(banned);
 }
