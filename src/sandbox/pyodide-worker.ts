@@ -18,7 +18,12 @@ import type { PyProxy } from 'pyodide/ffi';
 import type { createOutputCap as CreateOutputCap, OutputCap } from './output-cap';
 import type { CappedText, RunRequest, WorkerConfig, WorkerMessage } from './protocol';
 
-export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap): void {
+/**
+ * `importModule` is `(url) => import(url)`, passed in as source text by worker-source.ts: a bundler
+ * rewrites import() calls in code it compiles (vite: a query helper in dev, a preload wrapper in
+ * builds), and those helpers do not exist where this function's source runs.
+ */
+export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap, importModule: (url: string) => Promise<unknown>): void {
   const apply = Reflect.apply;
   const readData = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get!;
   const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
@@ -59,7 +64,7 @@ export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap): void
     let runCell: (code: string, limit: number) => Promise<PyProxy>;
     const packageOf = new Map<string, string>();
     try {
-      const { loadPyodide } = (await import(`${config.indexUrl}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide };
+      const { loadPyodide } = (await importModule(`${config.indexUrl}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide };
       pyodide = await loadPyodide({
         indexURL: config.indexUrl,
         packageBaseUrl: config.packageBaseUrl ?? config.indexUrl,

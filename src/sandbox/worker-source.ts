@@ -3,5 +3,6 @@ import { createOutputCap } from './output-cap';
 import { pyodideWorkerMain } from './pyodide-worker';
 
 export function workerSource(): string {
-  return `(${pyodideWorkerMain.toString()})(${createOutputCap.toString()});\n`;
+  // import() stays in this string: vite rewrites import() calls it compiles (see pyodideWorkerMain).
+  return `(${pyodideWorkerMain.toString()})(${createOutputCap.toString()}, (url) => import(url));\n`;
 }

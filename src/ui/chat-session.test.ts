@@ -1,0 +1,128 @@
+/**
+ * The chat session in Node: the tiny model (real kernels, real sampler) with the model's side
+ * forced, real tools. What the page relies on: the transcript carries over, errors roll back,
+ * stop ends the turn (also while a confirmation is pending), regenerate replaces the last turn.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptIds } from '../agent/test-support';
+import type { LoadedModelInfo } from '../engine/contract';
+import { loadTokenizer } from '../format/tokenizer/load-node';
+import type { ToolCall } from '../format/types';
+import { defineCustomTool } from '../tools/custom-tool';
+import { createNodeEngine } from '../../worker/create-node-engine';
+import type { Engine } from '../../worker/engine';
+import { ChatSession, type ConfirmAnswer, type SessionEvent } from './chat-session';
+
+const tokenizer = loadTokenizer();
+let engine: Engine;
+let model: LoadedModelInfo;
+beforeAll(async () => {
+  engine = createNodeEngine();
+  model = await engine.load('tiny-llama');
+});
+afterAll(() => engine.unload());
+
+const weatherRuns: string[] = [];
+const weather = defineCustomTool({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: async ({ city }) => {
+    weatherRuns.push(String(city));
+    return { city, sky: 'sunny' };
+  },
+});
+
+function session(confirm: (call: ToolCall, signal: AbortSignal) => Promise<ConfirmAnswer> = async () => 'once', info: () => LoadedModelInfo | null = () => model) {
+  const s = new ChatSession({
+    engine,
+    model: info,
+    tools: () => [weather],
+    settings: () => ({ sampling: { temperature: 0, seed: 1 }, maxSteps: 4, maxTokensPerStep: 64 }),
+    confirm,
+  });
+  const events: SessionEvent[] = [];
+  s.on((e) => events.push(e));
+  return { s, events };
+}
+const force = (s: ChatSession, ...steps: string[]) => s.forceNextRun(steps.map((x) => scriptIds(x, tokenizer)));
+const CALL = '{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>';
+const ends = (events: SessionEvent[]) => events.filter((e): e is Extract<SessionEvent, { type: 'turn-end' }> => e.type === 'turn-end');
+
+describe('ChatSession', () => {
+  it('a tool loop, then a second message that extends the transcript (the prompt reuses the cache)', async () => {
+    const asked: string[] = [];
+    const { s, events } = session(async (call) => {
+      asked.push(call.name);
+      return 'always';
+    });
+    force(s, CALL, 'Sunny in Paris.<|eot_id|>');
+    await s.send('Weather in Paris?');
+    force(s, CALL, 'Still sunny.<|eot_id|>');
+    await s.send('And now?');
+    expect(ends(events).map((e) => [e.reason, e.kept])).toEqual([['done', true], ['done', true]]);
+    expect(asked).toEqual(['get_weather']); // "always allow" asked once
+    const roles = s.transcript.map((m) => m.role);
+    expect(roles).toEqual(['user', 'assistant', 'ipython', 'assistant', 'user', 'assistant', 'ipython', 'assistant']);
+    const firstStepOfTurn2 = events.find((e) => e.type === 'agent' && e.turn === 2 && e.event.type === 'step-finish');
+    const stats = firstStepOfTurn2?.type === 'agent' && firstStepOfTurn2.event.type === 'step-finish' ? firstStepOfTurn2.event.stats : null;
+    expect(stats!.reusedTokens).toBeGreaterThan(50);
+    expect(stats!.prefilledTokens).toBeLessThan(stats!.reusedTokens);
+  });
+
+  it('an error leaves the transcript as it was; regenerate retries the same message', async () => {
+    const { s, events } = session(undefined, () => ({ ...model, toolCalling: false }));
+    await s.send('Weather?');
+    expect(ends(events)[0]).toMatchObject({ reason: 'error', kept: false, error: { code: 'tool_mode_unsupported' } });
+    expect(s.transcript).toEqual([]);
+    expect(s.canRegenerate).toBe(true);
+  });
+
+  it('stop while a confirmation is pending ends the turn and withdraws the question', async () => {
+    let withdrawn = false;
+    const { s, events } = session(
+      (_call, signal) =>
+        new Promise<ConfirmAnswer>(() => {
+          signal.addEventListener('abort', () => (withdrawn = true));
+          setTimeout(() => s.stop(), 20);
+        }),
+    );
+    force(s, CALL, 'never');
+    const before = weatherRuns.length;
+    await s.send('Weather in Paris?');
+    expect(ends(events)[0]).toMatchObject({ reason: 'aborted', kept: true });
+    expect(withdrawn).toBe(true);
+    expect(weatherRuns.length).toBe(before);
+    // The transcript stays renderable: the next message works.
+    force(s, 'Fine.<|eot_id|>');
+    await s.send('Never mind.');
+    expect(ends(events)[1]).toMatchObject({ reason: 'done' });
+  });
+
+  it('regenerate replaces the last turn', async () => {
+    const { s, events } = session();
+    force(s, 'First answer.<|eot_id|>');
+    await s.send('Hi');
+    force(s, 'Second answer.<|eot_id|>');
+    await s.regenerate();
+    const starts = events.filter((e) => e.type === 'turn-start');
+    expect(starts.map((e) => e.type === 'turn-start' && e.replaces)).toEqual([null, 1]);
+    expect(s.transcript.map((m) => m.content)).toEqual(['Hi', 'Second answer.']);
+  });
+});
+
+describe('ChatSession clear', () => {
+  it('New chat during a run: the run stops and does not write its turn back', async () => {
+    const { s, events } = session(
+      () =>
+        new Promise<ConfirmAnswer>(() => {
+          setTimeout(() => s.clear(), 10);
+        }),
+    );
+    force(s, CALL, 'never');
+    await s.send('Weather in Paris?');
+    expect(events.map((e) => e.type)).toContain('cleared');
+    expect(ends(events)[0]).toMatchObject({ reason: 'aborted' });
+    expect(s.transcript).toEqual([]);
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * One conversation with the loaded model, no DOM: send, stop, regenerate, start over. The
+ * transcript is what the last run's `finish` returned (raw emitted text and ids kept), never
+ * rebuilt, so every turn's prompt extends the previous one and the engine reuses its KV cache.
+ *
+ * Invariants: at most one run at a time; every run ends with exactly one `turn-end`; a run that
+ * ends in an error leaves the transcript as it was before the user's message (nothing half-valid
+ * is kept); a stopped run keeps what was said; the kept transcript always renders again (the engine
+ * never samples a structural special token, so emitted ids always replay); "always allow" lasts for
+ * this session, per tool name.
+ */
+import type { AgentEvent, FinishReason } from '../agent/events';
+import { runAgent } from '../agent/run-agent';
+import type { EngineLike, LoadedModelInfo, SamplingParams, SerializedError } from '../engine/contract';
+import type { Message, ToolCall } from '../format/types';
+import type { Tool } from '../tools/tool';
+
+export type ConfirmAnswer = 'once' | 'always' | 'deny';
+
+export interface RunSettings {
+  sampling: SamplingParams;
+  maxSteps: number;
+  maxTokensPerStep: number;
+}
+
+export interface ChatSessionOptions {
+  engine: EngineLike;
+  /** The loaded model (tool mode is refused for checkpoints not trained on it). */
+  model: () => LoadedModelInfo | null;
+  /** The tools of the next run. */
+  tools: () => Tool[];
+  settings: () => RunSettings;
+  /** Asks the user about a call that needs confirmation; `signal` fires when the run stops first. */
+  confirm: (call: ToolCall, signal: AbortSignal) => Promise<ConfirmAnswer>;
+}
+
+export type SessionEvent =
+  | { type: 'turn-start'; turn: number; userText: string; replaces: number | null }
+  | { type: 'agent'; turn: number; event: AgentEvent }
+  | { type: 'turn-end'; turn: number; reason: FinishReason; kept: boolean; error: SerializedError | null }
+  | { type: 'busy'; busy: boolean }
+  | { type: 'cleared' };
+
+interface LastTurn {
+  turn: number;
+  userText: string;
+  /** The transcript before this turn's user message. */
+  before: Message[];
+}
+
+export class ChatSession {
+  private messages: Message[] = [];
+  private readonly listeners = new Set<(e: SessionEvent) => void>();
+  private controller: AbortController | null = null;
+  private last: LastTurn | null = null;
+  private nextTurn = 1;
+  private forced: number[][] | null = null;
+  private readonly allowed = new Set<string>();
+  /** Bumped by clear(): a run that started before it does not write the transcript back. */
+  private epoch = 0;
+
+  constructor(private readonly o: ChatSessionOptions) {}
+
+  get busy(): boolean {
+    return this.controller !== null;
+  }
+
+  /** The transcript (a copy). */
+  get transcript(): Message[] {
+    return [...this.messages];
+  }
+
+  get canRegenerate(): boolean {
+    return !this.busy && this.last !== null;
+  }
+
+  on(listener: (e: SessionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Test hook: the next run's steps emit these ids (step i is forced to idsPerStep[i]). */
+  forceNextRun(idsPerStep: number[][]): void {
+    this.forced = idsPerStep;
+  }
+
+  /** Sends a user message; resolves when the run has ended. Ignored while a run is going. */
+  async send(text: string): Promise<void> {
+    if (this.busy || text.trim() === '') return;
+    await this.run(text, [...this.messages], null);
+  }
+
+  /** Runs the last user message again from the transcript as it was before it. */
+  async regenerate(): Promise<void> {
+    if (!this.canRegenerate || !this.last) return;
+    const { userText, before, turn } = this.last;
+    await this.run(userText, before, turn);
+  }
+
+  /** Stops the current run (generation, a tool, or a pending confirmation). */
+  stop(): void {
+    this.controller?.abort();
+  }
+
+  /** Forgets the conversation (the engine's cache is simply not extended by the next prompt). */
+  clear(): void {
+    this.stop();
+    this.epoch++;
+    this.messages = [];
+    this.last = null;
+    this.emit({ type: 'cleared' });
+  }
+
+  private emit(e: SessionEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  private async confirm(call: ToolCall, signal: AbortSignal): Promise<boolean> {
+    const name = call.kind === 'code' ? 'code_interpreter' : call.name;
+    if (this.allowed.has(name)) return true;
+    const answer = await this.o.confirm(call, signal);
+    if (answer === 'always') this.allowed.add(name);
+    return answer !== 'deny';
+  }
+
+  private async run(userText: string, before: Message[], replaces: number | null): Promise<void> {
+    const turn = this.nextTurn++;
+    const epoch = this.epoch;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.last = { turn, userText, before };
+    const forced = this.forced;
+    this.forced = null;
+    const settings = this.o.settings();
+    this.emit({ type: 'busy', busy: true });
+    this.emit({ type: 'turn-start', turn, userText, replaces });
+    let reason: FinishReason = 'error';
+    let error: SerializedError | null = null;
+    let kept = false;
+    let finished: Message[] = before;
+    try {
+      const events = runAgent({
+        engine: this.o.engine,
+        tools: this.o.tools(),
+        conversation: { messages: [...before, { role: 'user', content: userText }] },
+        maxSteps: settings.maxSteps,
+        maxTokensPerStep: settings.maxTokensPerStep,
+        sampling: settings.sampling,
+        signal: controller.signal,
+        model: this.o.model(),
+        confirm: (call) => this.confirm(call, controller.signal),
+        ...(forced ? { logitsProcessors: (step: number) => (forced[step] ? [{ type: 'force' as const, tokens: forced[step] }] : undefined) } : {}),
+      });
+      for await (const event of events) {
+        if (event.type === 'error') error = event.error;
+        if (event.type === 'finish') {
+          reason = event.reason;
+          kept = reason !== 'error';
+          finished = kept ? event.messages : before;
+        }
+        this.emit({ type: 'agent', turn, event });
+      }
+      if (epoch === this.epoch) this.messages = finished;
+    } catch (e) {
+      error = { name: 'Error', code: 'internal', message: e instanceof Error ? e.message : String(e) };
+      if (epoch === this.epoch) this.messages = before;
+    } finally {
+      this.controller = null;
+      this.emit({ type: 'turn-end', turn, reason, kept, error });
+      this.emit({ type: 'busy', busy: false });
+    }
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Failures in plain words: what happened and what to do. Keyed on the engine's stable error codes
+ * (src/engine/errors.ts); anything unrecognised still gets a sentence and the original message.
+ * Pure; never throws.
+ */
+export interface PlainError {
+  /** One sentence: what went wrong. */
+  title: string;
+  /** What the user can do about it. */
+  advice: string;
+  /** The original message, for the curious (shown small). */
+  detail: string;
+  code: string;
+}
+
+const BY_CODE: Record<string, { title: string; advice: string }> = {
+  not_loaded: { title: 'No model is loaded yet.', advice: 'Pick a model and press Load, then send your message again.' },
+  unknown_model: { title: 'That model is not in this app’s model list.', advice: 'Pick another model from the list.' },
+  load_failed: {
+    title: 'The model could not be loaded.',
+    advice: 'Check your connection (the first load downloads the weights), or pick a smaller model. Reloading the page can help.',
+  },
+  context_overflow: {
+    title: 'The conversation no longer fits in the model’s context window.',
+    advice: 'Start a new chat, or pick a model with a longer context.',
+  },
+  invalid_request: { title: 'The request was not valid.', advice: 'Start a new chat; if it happens again, it is a bug worth reporting.' },
+  webgpu_unavailable: {
+    title: 'WebGPU is not available in this browser.',
+    advice: 'Use a recent Chrome or Edge on a machine with a GPU, or pick the test model, which also runs without WebGPU.',
+  },
+  shader_f16_unsupported: {
+    title: 'This GPU cannot run the 16-bit (f16) version of the model.',
+    advice: 'Pick the q4f32 variant of the same model.',
+  },
+  insufficient_memory: {
+    title: 'The GPU ran out of memory.',
+    advice: 'Close other tabs that use the GPU, or pick a smaller model (Llama 3.2 3B or 1B).',
+  },
+  device_lost: { title: 'The GPU stopped responding (the device was lost).', advice: 'Press Load to load the model again; your conversation is kept.' },
+  tool_mode_unsupported: {
+    title: 'This model was not trained to use tools.',
+    advice: 'Turn tools off in Settings, or pick a Llama 3.1 or 3.2 model.',
+  },
+  aborted: { title: 'Stopped.', advice: 'Send a new message whenever you like.' },
+  internal: { title: 'Something went wrong inside the engine.', advice: 'Try again; if it keeps happening, reload the page.' },
+};
+
+/** Any thrown value or serialized error ({name, code, message}) → plain words. */
+export function plainError(error: unknown): PlainError {
+  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as { name?: unknown; code?: unknown; message?: unknown };
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  const code = e.name === 'AbortError' ? 'aborted' : typeof e.code === 'string' ? e.code : e.name === 'FormatError' ? 'invalid_request' : 'internal';
+  const known = BY_CODE[code] ?? BY_CODE.internal!;
+  return { ...known, detail: message, code };
+}

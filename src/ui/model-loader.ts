@@ -1,0 +1,68 @@
+/**
+ * Loading a model into the engine worker, as state the views can show: which model, loading with
+ * progress, loaded (on which device) or failed (with the error). One load at a time: starting a
+ * new one aborts the previous.
+ */
+import type { EngineClient } from '../engine/client';
+import type { LoadedModelInfo, LoadProgress, OnnxDevice } from '../engine/contract';
+
+export type LoadState =
+  | { kind: 'idle' }
+  | { kind: 'loading'; modelId: string; progress: LoadProgress | null }
+  | { kind: 'loaded'; info: LoadedModelInfo }
+  | { kind: 'failed'; modelId: string; error: unknown };
+
+export class ModelLoader {
+  private current: LoadState = { kind: 'idle' };
+  private controller: AbortController | null = null;
+  private readonly listeners = new Set<(s: LoadState) => void>();
+
+  constructor(private readonly engine: EngineClient) {}
+
+  get state(): LoadState {
+    return this.current;
+  }
+
+  get info(): LoadedModelInfo | null {
+    return this.current.kind === 'loaded' ? this.current.info : null;
+  }
+
+  on(listener: (s: LoadState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Loads `modelId`; resolves with the info, or null when it failed or was superseded. */
+  async load(modelId: string, device: OnnxDevice = 'auto'): Promise<LoadedModelInfo | null> {
+    this.controller?.abort();
+    const controller = new AbortController();
+    this.controller = controller;
+    this.set({ kind: 'loading', modelId, progress: null });
+    try {
+      const info = await this.engine.load(modelId, {
+        device,
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (this.controller === controller) this.set({ kind: 'loading', modelId, progress });
+        },
+      });
+      if (this.controller !== controller) return null;
+      this.set({ kind: 'loaded', info });
+      return info;
+    } catch (error) {
+      if (this.controller === controller) this.set({ kind: 'failed', modelId, error });
+      return null;
+    } finally {
+      if (this.controller === controller) this.controller = null;
+    }
+  }
+
+  cancel(): void {
+    this.controller?.abort();
+  }
+
+  private set(s: LoadState): void {
+    this.current = s;
+    for (const l of this.listeners) l(s);
+  }
+}

@@ -1,0 +1,25 @@
+import { expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, parseSettings } from './settings';
+
+it('anything becomes valid settings; valid fields are kept', () => {
+  expect(parseSettings(null)).toEqual(DEFAULT_SETTINGS);
+  expect(parseSettings('nonsense')).toEqual(DEFAULT_SETTINGS);
+  const s = parseSettings({ temperature: 0, topK: 40, maxSteps: 3, tools: { brave_search: false }, proxyEndpoint: ' http://x/api/tools/ ', device: 'wasm' });
+  expect(s).toMatchObject({ temperature: 0, topK: 40, maxSteps: 3, proxyEndpoint: 'http://x/api/tools/', device: 'wasm' });
+  expect(s.tools).toEqual({ code_interpreter: true, brave_search: false, wolfram_alpha: true });
+});
+
+it.each([
+  ['temperature', 3],
+  ['topP', -0.1],
+  ['topK', 1.5],
+  ['maxSteps', 0],
+  ['maxTokensPerStep', Number.NaN],
+])('%s = %s is out of range: the default is kept', (key, value) => {
+  expect(parseSettings({ [key]: value })).toEqual(DEFAULT_SETTINGS);
+});
+
+it('the default settings object is not shared', () => {
+  parseSettings({}).tools.code_interpreter = false;
+  expect(DEFAULT_SETTINGS.tools.code_interpreter).toBe(true);
+});

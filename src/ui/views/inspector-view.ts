@@ -1,0 +1,120 @@
+/**
+ * The raw-prompt inspector: for every generation step, the exact string the model saw (special
+ * tokens highlighted, by id — a literal "<|eot_id|>" typed in content is shown as text), its token
+ * count, which part came from the KV cache and which was prefilled this step, what the model
+ * emitted, and the step's timings.
+ *
+ * Invariant: the prompt text shown is the concatenation of the pieces decoded from the step's ids,
+ * which is the step's prompt text; a step's pieces are decoded once, when it is first opened.
+ */
+import type { AgentEvent } from '../../agent/events';
+import { PYTHON_TAG_TEXT } from '../../format/special-tokens';
+import type { ChatSession } from '../chat-session';
+import { h, replace } from '../dom';
+import { formatMs } from '../format-units';
+import { promptPieces } from '../prompt-pieces';
+
+type StepFinish = Extract<AgentEvent, { type: 'step-finish' }>;
+
+export class InspectorView {
+  readonly el: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly empty: HTMLElement;
+
+  constructor(
+    session: ChatSession,
+    private readonly decode: (ids: number[]) => Promise<string>,
+  ) {
+    this.empty = h('p', { class: 'empty-hint' }, 'Each generation step appears here once the model has run: the exact prompt, what was reused from the KV cache, and timings.');
+    this.list = h('div', { class: 'inspector-steps' });
+    this.el = h(
+      'section',
+      { class: 'inspector', 'aria-label': 'Raw prompt inspector' },
+      h('h2', {}, 'Raw prompt inspector'),
+      h(
+        'p',
+        { class: 'legend' },
+        h('span', { class: 'tok-special' }, '<|special|>'),
+        ' special token · ',
+        h('span', { class: 'seg-reused' }, 'reused'),
+        ' from the KV cache · ',
+        h('span', { class: 'seg-prefilled' }, 'prefilled'),
+        ' this step',
+      ),
+      this.empty,
+      this.list,
+    );
+    session.on((e) => {
+      if (e.type === 'agent' && e.event.type === 'step-finish') this.add(e.turn, e.event);
+      if (e.type === 'cleared') {
+        this.list.replaceChildren();
+        this.empty.hidden = false;
+      }
+    });
+  }
+
+  private add(turn: number, e: StepFinish): void {
+    this.empty.hidden = true;
+    for (const open of this.list.querySelectorAll('details[open]')) open.removeAttribute('open');
+    const s = e.stats;
+    const tokPerS = s.decodeMs > 0 ? (s.decodedTokens / s.decodeMs) * 1000 : 0;
+    const prompt = h('pre', { class: 'prompt-text', 'data-tokens': s.promptTokens }, e.prompt.text);
+    const body = h(
+      'div',
+      { class: 'step-body' },
+      h(
+        'dl',
+        { class: 'step-stats' },
+        ...stat('prompt', `${s.promptTokens} tokens`, 'prompt-tokens'),
+        ...stat('reused', `${s.reusedTokens} tokens`, 'reused-tokens'),
+        ...stat('prefilled', `${s.prefilledTokens} tokens`, 'prefilled-tokens'),
+        ...stat('prefill', formatMs(s.prefillMs), 'prefill-ms'),
+        ...stat('decode', `${s.decodedTokens} tokens · ${tokPerS.toFixed(1)} tok/s`, 'decode'),
+      ),
+      h('div', { class: 'tool-label' }, 'Prompt, exactly as the model saw it'),
+      prompt,
+      h('div', { class: 'tool-label' }, `Output (stopped by ${e.stop})`),
+      h('pre', { class: 'output-text' }, ...highlightTag(e.raw), h('span', { class: 'tok-special' }, stopName(e.stop))),
+      h('button', { type: 'button', class: 'secondary small', onclick: () => void navigator.clipboard?.writeText(e.prompt.text) }, 'Copy prompt'),
+    );
+    const details = h(
+      'details',
+      { class: 'inspector-step', open: true, 'data-turn': turn, 'data-step': e.step },
+      h('summary', {}, `Turn ${turn} · step ${e.step + 1} — ${s.promptTokens} tokens (${s.reusedTokens} reused, ${s.prefilledTokens} prefilled) · ${tokPerS.toFixed(1)} tok/s`),
+      body,
+    );
+    let rendered = false;
+    const render = () => {
+      if (rendered || !details.open) return;
+      rendered = true;
+      void promptPieces(e.prompt.ids, s.reusedTokens, this.decode).then(
+        (pieces) => {
+          replace(prompt, ...pieces.map((p) => h('span', { class: `${p.kind === 'special' ? 'tok-special' : 'tok-text'} ${p.reused ? 'seg-reused' : 'seg-prefilled'}` }, p.text)));
+          prompt.dataset.rendered = 'true';
+        },
+        () => (rendered = false),
+      );
+    };
+    details.addEventListener('toggle', render);
+    this.list.append(details);
+    render();
+  }
+}
+
+function stat(label: string, value: string, key: string): HTMLElement[] {
+  return [h('dt', {}, label), h('dd', { 'data-stat': key }, value)];
+}
+
+function stopName(stop: string): string {
+  return stop === 'eom' ? '<|eom_id|>' : stop === 'eot' ? '<|eot_id|>' : stop === 'end_of_text' ? '<|end_of_text|>' : ` [${stop}]`;
+}
+
+/** The raw output recognises exactly one special token, `<|python_tag|>`. */
+function highlightTag(raw: string): Array<string | HTMLElement> {
+  const out: Array<string | HTMLElement> = [];
+  raw.split(PYTHON_TAG_TEXT).forEach((piece, i) => {
+    if (i > 0) out.push(h('span', { class: 'tok-special' }, PYTHON_TAG_TEXT));
+    if (piece) out.push(piece);
+  });
+  return out;
+}

@@ -1,0 +1,269 @@
+/**
+ * `<llama-chat>`: the chat as an embeddable custom element. Shadow DOM (styles neither leak in nor
+ * out); its engine worker, models, onnxruntime and Pyodide come from the widget's own origin.
+ *
+ * Attributes (read when the model loads or a message is sent):
+ *   model           model id from models/models.json (default: the recommendation for this device)
+ *   tools           built-in tools, space- or comma-separated: code_interpreter brave_search
+ *                   wolfram_alpha (default: code_interpreter; "none" for none)
+ *   proxy-endpoint  tool proxy base URL for brave_search / wolfram_alpha (default: <widget origin>/api/tools/)
+ *   assets-base     folder holding models/, ort/ and pyodide/ (default: the widget module's folder)
+ *   device          auto | webgpu | wasm, for ONNX models (default auto)
+ *   autoload        load the model as soon as the element is connected
+ *   heading         the title shown in the header (default "Assistant")
+ *
+ * JS API: registerTool(spec) / unregisterTool(name) for the host's own tools (see CustomToolSpec),
+ * load(), send(text), stop(), clear(), messages. Events (bubbling, composed, detail as listed):
+ *   llama-load {state}          the load state changed (loading with progress, loaded, failed)
+ *   llama-agent-event {event}   every event of the agent loop (text-delta, tool-call, step-finish…)
+ *   llama-answer {text, reason} a turn ended; text is the final answer prose
+ *   llama-error {error}         a run or a load failed: {name, code, message}
+ */
+import type { LoadedModelInfo } from '../engine/contract';
+import type { EngineClient } from '../engine/client';
+import { serializeError } from '../engine/errors';
+import { MODELS } from '../engine/models';
+import type { Message } from '../format/types';
+import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
+import { ChatSession } from '../ui/chat-session';
+import { h, replace } from '../ui/dom';
+import { modelChoices } from '../ui/model-choices';
+import { ModelLoader, type LoadState } from '../ui/model-loader';
+import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, samplingOf, type BuiltinToolId } from '../ui/settings';
+import { installStyles } from '../ui/styles';
+import { ToolBox } from '../ui/tool-box';
+import { Composer } from '../ui/views/composer';
+import { ConfirmDialog } from '../ui/views/confirm-dialog';
+import { errorBox } from '../ui/views/error-box';
+import { ProgressView } from '../ui/views/progress-view';
+import { TranscriptView } from '../ui/views/transcript-view';
+import { defaultAssetsBase, startEngine } from './engine-start';
+import widgetCss from './widget.css?inline';
+
+export class LlamaChatElement extends HTMLElement {
+  static readonly observedAttributes = ['model', 'heading'];
+
+  private engine: EngineClient | null = null;
+  private loader: ModelLoader | null = null;
+  private session: ChatSession | null = null;
+  private toolBox: ToolBox | null = null;
+  private readonly pendingTools: CustomToolSpec[] = [];
+  private ui: { title: HTMLElement; model: HTMLElement; loadButton: HTMLButtonElement; status: HTMLElement; progress: ProgressView } | null = null;
+  private disposeTimer = 0;
+
+  connectedCallback(): void {
+    clearTimeout(this.disposeTimer);
+    if (!this.shadowRoot) this.build();
+    if (this.hasAttribute('autoload')) void this.load();
+  }
+
+  disconnectedCallback(): void {
+    // Moving the element (disconnect + connect in one task) keeps the engine; removing it frees it.
+    this.disposeTimer = window.setTimeout(() => {
+      if (!this.isConnected) this.dispose();
+    }, 0);
+  }
+
+  attributeChangedCallback(name: string): void {
+    if (!this.ui) return;
+    if (name === 'heading') this.ui.title.textContent = this.getAttribute('heading') || 'Assistant';
+    if (name === 'model') this.showModel();
+  }
+
+  /** Registers a host tool the model can call (validated now; throws CustomToolDefinitionError). */
+  registerTool(spec: CustomToolSpec): void {
+    if (this.toolBox) {
+      this.toolBox.register(spec);
+      return;
+    }
+    defineCustomTool(spec); // validates now: a bad spec throws here, not at the first message
+    this.unregisterPending(spec.name);
+    this.pendingTools.push(spec);
+  }
+
+  unregisterTool(name: string): boolean {
+    return this.toolBox?.unregister(name) ?? this.unregisterPending(name);
+  }
+
+  private unregisterPending(name: string): boolean {
+    const i = this.pendingTools.findIndex((t) => t.name === name);
+    if (i >= 0) this.pendingTools.splice(i, 1);
+    return i >= 0;
+  }
+
+  /** Loads the model named by the `model` attribute (or the recommendation). */
+  async load(): Promise<LoadedModelInfo | null> {
+    if (!this.loader || !this.engine) this.build();
+    const id = await this.modelId();
+    return this.loader!.load(id, this.device());
+  }
+
+  /** Sends a message (loading the model first if needed); resolves when the answer is complete. */
+  async send(text: string): Promise<void> {
+    if (!this.session) this.build();
+    if (!this.loader!.info && !(await this.load())) return;
+    await this.session!.send(text);
+  }
+
+  stop(): void {
+    this.session?.stop();
+  }
+
+  clear(): void {
+    this.session?.clear();
+  }
+
+  /** The conversation so far (raw emitted text and ids included). */
+  get messages(): Message[] {
+    return this.session?.transcript ?? [];
+  }
+
+  /** Test hook (only with the `test-hooks` attribute): the next run's steps emit these ids. */
+  forceNextRun(idsPerStep: number[][]): void {
+    if (!this.hasAttribute('test-hooks')) throw new Error('forceNextRun needs the test-hooks attribute');
+    if (!this.session) this.build();
+    this.session!.forceNextRun(idsPerStep);
+  }
+
+  private assetsBase(): string {
+    const base = this.getAttribute('assets-base');
+    const url = new URL(base || defaultAssetsBase(), location.href).href;
+    return url.endsWith('/') ? url : `${url}/`;
+  }
+
+  private device(): 'auto' | 'webgpu' | 'wasm' {
+    const d = this.getAttribute('device');
+    return d === 'webgpu' || d === 'wasm' ? d : 'auto';
+  }
+
+  private enabledTools(): Record<BuiltinToolId, boolean> {
+    const attr = this.getAttribute('tools');
+    const names = attr === null ? ['code_interpreter'] : attr.split(/[\s,]+/).filter(Boolean);
+    return Object.fromEntries(BUILTIN_TOOL_IDS.map((t) => [t, names.includes(t)])) as Record<BuiltinToolId, boolean>;
+  }
+
+  private proxyEndpoint(): string {
+    return this.getAttribute('proxy-endpoint') || new URL('/api/tools/', this.assetsBase()).href;
+  }
+
+  private async modelId(): Promise<string> {
+    const attr = this.getAttribute('model');
+    if (attr) return attr;
+    const caps = await this.engine!.capabilities();
+    const deviceMemoryGB = (navigator as { deviceMemory?: number }).deviceMemory;
+    return modelChoices(MODELS, caps, deviceMemoryGB === undefined ? {} : { deviceMemoryGB }).defaultId ?? 'tiny-llama';
+  }
+
+  private showModel(): void {
+    if (!this.ui) return;
+    const id = this.getAttribute('model');
+    const state = this.loader?.state;
+    const label = (x: string) => MODELS.find((m) => m.id === x)?.label ?? x;
+    if (state?.kind === 'loaded') this.ui.model.textContent = `${label(state.info.modelId)} · ${state.info.device}`;
+    else this.ui.model.textContent = id ? label(id) : 'recommended model';
+  }
+
+  private build(): void {
+    if (this.engine) return;
+    const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    installStyles(root, widgetCss);
+    const base = this.assetsBase();
+    this.engine = startEngine({ modelsBaseUrl: `${base}models/`, wasmBaseUrl: `${base}ort/` });
+    this.loader = new ModelLoader(this.engine);
+    const sandboxHost = h('div', { class: 'sandbox-host', hidden: true });
+    this.toolBox = new ToolBox({ pyodideBaseUrl: `${base}pyodide/`, container: sandboxHost });
+    for (const spec of this.pendingTools.splice(0)) this.toolBox.register(spec);
+    const dialog = new ConfirmDialog();
+    const session = new ChatSession({
+      engine: this.engine,
+      model: () => this.loader?.info ?? null,
+      tools: () => this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint()),
+      settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep }),
+      confirm: (call, signal) => dialog.ask(call, signal),
+    });
+    this.session = session;
+    const transcript = new TranscriptView(session, 'Ask me anything.');
+    const composer = new Composer({
+      onSend: (text) => void this.send(text),
+      onStop: () => session.stop(),
+      placeholder: 'Message (Enter to send)',
+    });
+    composer.bindEscape(root);
+    const progress = new ProgressView();
+    const ui = {
+      title: h('h2', {}, this.getAttribute('heading') || 'Assistant'),
+      model: h('span', { class: 'widget-model' }),
+      loadButton: h('button', { type: 'button', class: 'secondary small load', onclick: () => void this.load() }, 'Load model'),
+      status: h('div', { class: 'widget-status', role: 'status' }),
+      progress,
+    };
+    this.ui = ui;
+    root.append(
+      h(
+        'div',
+        { class: 'llama-root widget', part: 'root' },
+        h('div', { class: 'widget-header' }, ui.title, ui.model, ui.loadButton),
+        progress.el,
+        ui.status,
+        transcript.el,
+        composer.el,
+        dialog.el,
+        sandboxHost,
+      ),
+    );
+    this.showModel();
+
+    session.on((e) => {
+      if (e.type === 'busy') composer.setBusy(e.busy);
+      if (e.type === 'agent') {
+        this.fire('llama-agent-event', { event: e.event });
+        if (e.event.type === 'finish') this.fire('llama-answer', { text: e.event.text, reason: e.event.reason });
+        if (e.event.type === 'error') this.fire('llama-error', { error: e.event.error });
+      }
+    });
+    this.loader.on((state) => this.onLoadState(state));
+  }
+
+  private onLoadState(state: LoadState): void {
+    const ui = this.ui!;
+    this.fire('llama-load', { state: state.kind === 'failed' ? { ...state, error: serializeError(state.error) } : state });
+    replace(ui.status);
+    switch (state.kind) {
+      case 'loading':
+        ui.loadButton.disabled = true;
+        if (state.progress) ui.progress.update(state.progress);
+        else ui.progress.start('Starting…');
+        break;
+      case 'loaded':
+        ui.progress.hide();
+        ui.loadButton.hidden = true;
+        this.toolBox!.warm(this.enabledTools());
+        break;
+      case 'failed':
+        ui.progress.hide();
+        ui.loadButton.disabled = false;
+        ui.status.append(errorBox(state.error));
+        this.fire('llama-error', { error: serializeError(state.error) });
+        break;
+      case 'idle':
+        break;
+    }
+    this.showModel();
+  }
+
+  private fire(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  private dispose(): void {
+    this.session?.stop();
+    this.toolBox?.dispose();
+    this.engine?.terminate();
+    this.engine = null;
+    this.loader = null;
+    this.session = null;
+    this.toolBox = null;
+    this.shadowRoot?.replaceChildren();
+    this.ui = null;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The offline demo as shipped: a production build of the page (`npm run build`) on the preview
+ * server (`npm run preview`, which also serves models/), the tiny model under models/ and Pyodide
+ * under public/, every request that leaves the page's origin blocked and recorded. A conversation
+ * with the code interpreter must complete, and none may have been attempted. A final self-check
+ * proves the recorder does see outside requests made by the page and by its workers.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { launchBrowser, ROOT } from './harness';
+import { ask, blockOutside, forcedIds, loadTinyModel, waitForChatPage } from './pages/ui-support';
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let server: PreviewServer;
+let origin: string;
+let outside: string[];
+const logs: string[] = [];
+const outDir = mkdtempSync(join(tmpdir(), 'llama-offline-build-'));
+
+beforeAll(async () => {
+  const configFile = join(ROOT, 'vite.config.ts');
+  const t0 = performance.now();
+  await build({ root: ROOT, configFile, logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
+  console.log(`offline demo: production build in ${Math.round(performance.now() - t0)} ms`);
+  server = await preview({ root: ROOT, configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, open: false } });
+  origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  outside = await blockOutside(context, [origin]);
+  page = await context.newPage();
+  page.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
+  page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
+  await page.goto(`${origin}/?test-hooks&model=tiny-llama`);
+  await waitForChatPage(page);
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(outDir, { recursive: true, force: true });
+});
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail') console.log(logs.join('\n'));
+});
+
+it('completes a conversation with the code interpreter with the network outside its origin blocked, and attempts no outside request', async () => {
+  await loadTinyModel(page);
+  const reason = await ask(
+    page,
+    'What is the sum of the numbers from 0 to 9?',
+    forcedIds('<|python_tag|>print(sum(range(10)))<|eom_id|>', 'The sum is **45**.<|eot_id|>'),
+    90_000,
+  );
+  expect(reason).toBe('done');
+  const turn = page.locator('.turn').last();
+  expect(await turn.locator('.tool-card[data-tool="code_interpreter"] [data-section="stdout"] pre').evaluate((el) => el.textContent)).toBe('45\n');
+  expect((await turn.locator('.prose:not([hidden])').innerText()).trim()).toBe('The sum is 45.');
+  expect(outside).toEqual([]);
+}, 120_000);
+
+it('self-check: the recorder sees outside requests from the page and from a worker', async () => {
+  await page.evaluate(async () => {
+    await fetch('https://canary.example/page').catch(() => {});
+    const source = "fetch('https://canary.example/worker').catch(() => {}).finally(() => postMessage('done'));";
+    const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+    await new Promise((resolve) => (worker.onmessage = resolve));
+    worker.terminate();
+  });
+  expect(outside).toEqual(['https://canary.example/page', 'https://canary.example/worker']);
+});

@@ -1,0 +1,282 @@
+/**
+ * The chat page in headless Chromium: the capability-driven picker, loading the tiny model through
+ * the worker with a visible progress bar, a forced tool loop (web search through the vite proxy
+ * against the loopback fake, behind the confirmation dialog; then Python in the sandbox) shown as
+ * tool cards and a Markdown answer, the inspector's exact prompt with highlighted specials and its
+ * reused/prefilled split, stop and regenerate, inert Markdown injection, the keyboard, 375 px.
+ * One page for the whole file (Pyodide's cold start is seconds); tests run in order.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events';
+import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
+import { launchBrowser, startVite } from './harness';
+import { ask, blockOutside, forcedIds, loadTinyModel, screenshot, waitForChatPage } from './pages/ui-support';
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let vite: Awaited<ReturnType<typeof startVite>>;
+let fake: BraveWolframFake;
+let outside: string[];
+const logs: string[] = [];
+const saved = { key: process.env.BRAVE_API_KEY, base: process.env.BRAVE_API_BASE };
+
+type StepFinish = Extract<AgentEvent, { type: 'step-finish' }>;
+declare global {
+  interface Window {
+    uiSteps: StepFinish[];
+    pwned?: string;
+  }
+}
+
+beforeAll(async () => {
+  fake = await startBraveWolframFake();
+  fake.braveAnswer = () => [{ title: 'Reykjavik', url: 'https://en.wikipedia.org/wiki/Reykjavik', description: 'Reykjavik had about <b>139,000</b> people in 2024.' }];
+  process.env.BRAVE_API_KEY = fake.braveKey;
+  process.env.BRAVE_API_BASE = fake.braveBase;
+  vite = await startVite();
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  outside = await blockOutside(context, [vite.url]);
+  page = await context.newPage();
+  page.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
+  page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
+  await page.goto(`${vite.url}/?test-hooks`);
+  await waitForChatPage(page);
+  await page.evaluate(() => {
+    window.uiSteps = [];
+    window.llamaTest!.page.session.on((e) => e.type === 'agent' && e.event.type === 'step-finish' && window.uiSteps.push(e.event));
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await vite?.server.close();
+  await fake?.close();
+  for (const [k, v] of [['BRAVE_API_KEY', saved.key], ['BRAVE_API_BASE', saved.base]] as const) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail') console.log(logs.join('\n'));
+});
+
+const lastTurn = () => page.locator('.turn').last();
+
+describe('the chat page', { timeout: 120_000 }, () => {
+  it('reports the capabilities, explains why the default model will not fit, and labels the test model', async () => {
+    const report = await page.locator('.capability-report').innerText();
+    expect(report).toMatch(/WebGPU: (yes|no)/);
+    // SwiftShader (or no adapter): Llama 3.1 8B cannot run here, and the page says so.
+    expect(await page.locator('.fit-explanation').innerText()).toMatch(/Llama 3\.1 8B Instruct .* will not run here: .+/);
+    const tiny = await page.locator('.model-select option[value="tiny-llama"]').innerText();
+    expect(tiny).toMatch(/test model/);
+  });
+
+  it('a message sent before any model is loaded fails in plain words, with what to do', async () => {
+    expect(await ask(page, 'Hello?', null)).toBe('error');
+    const error = lastTurn().locator('.error-box');
+    expect(await error.getAttribute('data-code')).toBe('not_loaded');
+    expect(await error.innerText()).toMatch(/No model is loaded yet\.\s+Pick a model and press Load/);
+    expect(await lastTurn().locator('.turn-note').innerText()).toMatch(/not kept/);
+    expect(await page.evaluate(() => window.llamaTest!.page.session.transcript)).toEqual([]);
+  });
+
+  it('loads the tiny model through the worker with a visible progress bar (bytes, %)', async () => {
+    const progress = await loadTinyModel(page);
+    expect(progress.barShown).toBe(true);
+    expect(progress.labels.some((l) => /MB of .*MB · \d+%/.test(l))).toBe(true);
+    expect(await page.locator('.model-pill').innerText()).toMatch(/Tiny test model.*wasm/);
+    expect(await page.locator('.model-panel .load-progress').isHidden()).toBe(true);
+    // Focus goes to the message box once a model is ready.
+    expect(await page.evaluate(() => document.activeElement?.className)).toContain('composer-input');
+  });
+
+  it('cached models: size per model (variants sharing weights together), and Delete removes them', async () => {
+    const model = 'https://huggingface.co/mlc-ai/Llama-3.2-1B-Instruct-q4f32_1-MLC/resolve/main/';
+    await page.evaluate(async (base) => {
+      const cache = await caches.open('webllm/model');
+      await cache.put(`${base}params_shard_0.bin`, new Response(new Uint8Array(1500)));
+      await cache.put(`${base}params_shard_1.bin`, new Response(new Uint8Array(500)));
+    }, model);
+    await page.click('.cache-panel button:has-text("Refresh")');
+    const entry = page.locator(`.cache-list li[data-key="${model}"]`);
+    expect(await entry.locator('.cache-name').innerText()).toBe('Llama 3.2 1B Instruct (q4f32)');
+    expect(await entry.locator('.cache-size').innerText()).toBe('2.0 KB · 2 files');
+    page.once('dialog', (d) => void d.accept());
+    await entry.locator('button', { hasText: 'Delete' }).click();
+    await entry.waitFor({ state: 'detached' });
+    expect(await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).length)).toBe(0);
+  });
+
+  it('a forced tool loop: confirmation dialog, a card per call (search result, code with stdout), then the Markdown answer', async () => {
+    const forced = forcedIds(
+      '<|python_tag|>brave_search.call(query="Reykjavik population")<|eom_id|>',
+      '<|python_tag|>population = 139_000\nprint(f"{population * 2:,}")<|eom_id|>',
+      'Reykjavik has about **139,000** people; twice that is `278,000`.<|eot_id|>',
+    );
+    await page.evaluate((ids) => window.llamaTest!.forceNextRun(ids), forced);
+    await page.fill('.composer-input', 'How many people live in Reykjavik, and twice that?');
+    await page.press('.composer-input', 'Enter');
+    const dialog = page.locator('dialog.confirm-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.innerText()).toMatch(/brave_search[\s\S]*Reykjavik population[\s\S]*Brave Search/);
+    expect(await page.locator('.tool-card[data-tool="brave_search"] .tool-status').innerText()).toMatch(/waiting for your OK/);
+    await dialog.locator('button[data-answer="always"]').click();
+    await page.waitForFunction(() => document.querySelector('.turn:last-of-type')?.getAttribute('data-reason') === 'done', undefined, { timeout: 60_000 });
+
+    const search = lastTurn().locator('.tool-card[data-tool="brave_search"]');
+    expect(await search.locator('.tool-status').innerText()).toMatch(/^done · \d+ ms$/);
+    expect(await search.locator('.tool-result').innerText()).toContain('Reykjavik had about 139,000 people in 2024.');
+    const code = lastTurn().locator('.tool-card[data-tool="code_interpreter"]');
+    expect(await code.locator('.tool-call').innerText()).toContain('print(f"{population * 2:,}")');
+    expect(await code.locator('[data-section="stdout"] pre').evaluate((el) => el.textContent)).toBe('278,000\n');
+    const prose = lastTurn().locator('.prose:not([hidden])');
+    expect(await prose.count()).toBe(1); // the two call steps show no prose
+    expect(await prose.locator('strong').innerText()).toBe('139,000');
+    expect(await prose.innerText()).toContain('twice that is 278,000');
+    expect(fake.requests.filter((r) => r.service === 'brave')).toHaveLength(1);
+    // The cards are collapsible.
+    await search.locator('summary').click();
+    expect(await search.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await search.locator('summary').click();
+    await screenshot(page, 'chat-tool-cards');
+  });
+
+  it('the inspector shows the exact prompt, highlighted specials, and the reused/prefilled split', async () => {
+    await page.click('button.toggle-inspector');
+    const steps = page.locator('.inspector-step');
+    expect(await steps.count()).toBe(3);
+    const last = steps.last();
+    await last.locator('pre.prompt-text[data-rendered="true"]').waitFor();
+    const recorded = await page.evaluate(() => window.uiSteps.at(-1)!);
+    const pre = last.locator('pre.prompt-text');
+    expect(await pre.evaluate((el) => el.textContent)).toBe(recorded.prompt.text);
+    const specials = await pre.locator('.tok-special').allInnerTexts();
+    expect(specials[0]).toBe('<|begin_of_text|>');
+    expect(specials).toEqual(expect.arrayContaining(['<|start_header_id|>', '<|end_header_id|>', '<|python_tag|>', '<|eom_id|>', '<|eot_id|>']));
+    const reused = await pre.locator('.seg-reused').evaluateAll((els) => els.map((e) => e.textContent).join(''));
+    const prefilled = await pre.locator('.seg-prefilled').evaluateAll((els) => els.map((e) => e.textContent).join(''));
+    expect(reused + prefilled).toBe(recorded.prompt.text);
+    expect(recorded.stats.reusedTokens).toBeGreaterThan(0);
+    // Everything up to the code call was in the KV cache; this step prefilled its <|eom_id|>, the
+    // ipython result and the assistant header.
+    expect(prefilled).toMatch(/^<\|eom_id\|><\|start_header_id\|>ipython<\|end_header_id\|>\n\n\{"stdout": "278,000\\n"\}<\|eot_id\|><\|start_header_id\|>assistant<\|end_header_id\|>\n\n$/);
+    expect(await last.locator('[data-stat="prompt-tokens"]').innerText()).toBe(`${recorded.stats.promptTokens} tokens`);
+    expect(await last.locator('[data-stat="reused-tokens"]').innerText()).toBe(`${recorded.stats.reusedTokens} tokens`);
+    expect(await last.locator('[data-stat="prefilled-tokens"]').innerText()).toBe(`${recorded.stats.prefilledTokens} tokens`);
+    expect(await last.locator('[data-stat="decode"]').innerText()).toMatch(/tok\/s/);
+    // Show where the reused part ends and this step's prefill begins.
+    await pre.locator('.seg-prefilled').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBe(860); // the page itself never scrolls
+    await screenshot(page, 'inspector');
+    await page.click('button.close-inspector');
+    expect(await page.locator('.inspector-pane').isHidden()).toBe(true);
+  });
+
+  it('Escape stops a streaming answer; the next message works; Regenerate replaces the last answer', async () => {
+    await page.evaluate(() => (window.uiSteps = []));
+    const deltas = page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const off = window.llamaTest!.page.session.on((e) => {
+            if (e.type === 'agent' && e.event.type === 'text-delta') {
+              off();
+              resolve();
+            }
+          });
+        }),
+    );
+    const count = await page.locator('.turn').count();
+    await page.fill('.composer-input', 'Tell me a very long story.');
+    await page.press('.composer-input', 'Enter');
+    await deltas;
+    expect(await page.locator('button.stop').isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction((n) => document.querySelectorAll('.turn')[n]?.getAttribute('data-reason') === 'aborted', count);
+    expect(await lastTurn().locator('.turn-note').innerText()).toBe('Stopped.');
+    expect(await page.locator('button.send').isVisible()).toBe(true);
+
+    expect(await ask(page, 'Then just say hi.', forcedIds('Hi!<|eot_id|>'))).toBe('done');
+    expect(await lastTurn().locator('.prose').innerText()).toBe('Hi!');
+    const turns = await page.locator('.turn').count();
+    await page.evaluate((ids) => window.llamaTest!.forceNextRun(ids), forcedIds('Hello again, regenerated.<|eot_id|>'));
+    await lastTurn().locator('button.regenerate').click();
+    await page.waitForFunction(() => document.querySelector('.turn:last-of-type .prose')?.textContent?.trim() === 'Hello again, regenerated.');
+    expect(await page.locator('.turn').count()).toBe(turns);
+    const transcript = await page.evaluate(() => window.llamaTest!.page.session.transcript.map((m) => m.content));
+    expect(transcript.slice(-2)).toEqual(['Then just say hi.', 'Hello again, regenerated.']);
+  });
+
+  it('Markdown injection in an answer renders inert', async () => {
+    const answer =
+      'Look: <img src=x onerror="window.pwned=\'img\'"> <script>window.pwned=\'script\'</script>\n\n' +
+      '[click me](javascript:window.pwned=\'link\') and <a href="javascript:window.pwned=\'raw\'">raw link</a> ' +
+      '![tracker](https://tracker.example/pixel.png?leak=1) <iframe src="https://evil.example"></iframe>';
+    expect(await ask(page, 'Say something nasty.', forcedIds(`${answer}<|eot_id|>`))).toBe('done');
+    const prose = lastTurn().locator('.prose');
+    expect(await prose.locator('img, script, iframe, svg, style').count()).toBe(0);
+    const hrefs = await prose.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs.every((h) => h === null || /^https?:/.test(h))).toBe(true);
+    expect(await prose.innerText()).toContain('<img src=x onerror=');
+    await prose.locator('a', { hasText: 'click me' }).click();
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => window.pwned)).toBeUndefined();
+    expect(outside.filter((u) => /tracker|evil/.test(u))).toEqual([]);
+  });
+
+  it('keyboard: Shift+Enter is a newline, Enter sends, Tab goes from the box to Send; a skip link comes first', async () => {
+    const count = await page.locator('.turn').count();
+    await page.evaluate((ids) => window.llamaTest!.forceNextRun(ids), forcedIds('Two lines received.<|eot_id|>'));
+    await page.focus('.composer-input');
+    await page.keyboard.type('line one');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('line two');
+    expect(await page.inputValue('.composer-input')).toBe('line one\nline two');
+    expect(await page.locator('.turn').count()).toBe(count);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => document.querySelectorAll('.turn')[n]?.getAttribute('data-reason') === 'done', count);
+    expect(await lastTurn().locator('.msg.user').innerText()).toBe('line one\nline two');
+    expect(await page.inputValue('.composer-input')).toBe('');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.className)).toContain('send');
+    // From the top of the document, the first stop is the skip link, then the header's buttons.
+    await page.evaluate(() => {
+      document.body.tabIndex = -1;
+      document.body.focus();
+      document.body.removeAttribute('tabindex');
+    });
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('skip-link');
+  });
+
+  it('is usable at 375 px wide', async () => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.waitForTimeout(100);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const box = await page.locator('.composer-input').boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(740);
+    // With a model loaded, the sidebar is folded away on a narrow screen; its toggle brings it back.
+    const toggle = page.locator('button.toggle-sidebar');
+    expect(await page.locator('.sidebar').isHidden()).toBe(true);
+    await toggle.click();
+    expect(await page.locator('.model-select').isVisible()).toBe(true);
+    await toggle.click();
+    expect(await page.locator('.sidebar').isHidden()).toBe(true);
+    expect(await ask(page, 'Small screen?', forcedIds('Works on a phone.<|eot_id|>'))).toBe('done');
+    // The conversation follows its newest answer.
+    const answer = await lastTurn().locator('.prose').boundingBox();
+    expect(answer!.y + answer!.height).toBeLessThanOrEqual((await page.locator('.composer').boundingBox())!.y);
+    expect(answer!.y).toBeGreaterThan(0);
+    await screenshot(page, 'chat-375px');
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('made no request outside its own origin', () => {
+    expect(outside).toEqual([]);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The `<llama-chat>` widget as shipped: the library build (one ES module plus the engine worker's
+ * chunks), served from a second loopback origin with CORS, embedded in the demo host page served
+ * from the first. The widget starts its worker through a same-origin blob module, loads the tiny
+ * model and Pyodide from its own origin, runs a host-registered tool and answers. Host styles do
+ * not reach inside it and its styles do not reach the host.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { widgetBuildConfig } from '../../vite.widget.config';
+import { launchBrowser, ROOT } from './harness';
+import { blockOutside, forcedIds, screenshot, startStaticServer, type StaticServer } from './pages/ui-support';
+
+const outDir = mkdtempSync(join(tmpdir(), 'llama-widget-build-'));
+let widgetOrigin: StaticServer;
+let hostOrigin: StaticServer;
+let browser: Browser;
+let page: Page;
+let outside: string[];
+const logs: string[] = [];
+
+/** The demo host page, pointing at the widget on the other origin; `?nowidget` leaves the widget's script out. */
+function hostPage(withWidget: boolean): string {
+  const html = readFileSync(join(ROOT, 'src/widget/demo.html'), 'utf8');
+  const script = '<script type="module" src="./llama-chat.js"></script>';
+  if (!html.includes(script)) throw new Error('demo.html no longer loads ./llama-chat.js');
+  return html.replace(script, withWidget ? `<script type="module" src="${widgetOrigin.url}/llama-chat.js"></script>` : '');
+}
+
+/** Computed styles of the host's probe elements (named like the widget's internals). */
+const hostProbeStyles = (p: Page) =>
+  p.evaluate(() =>
+    [...document.querySelectorAll('.probe, p.intro, h1')].map((el) => {
+      const s = getComputedStyle(el);
+      return [s.fontFamily, s.fontSize, s.color, s.backgroundColor, s.outlineStyle, s.borderTopStyle, s.padding, s.margin, s.lineHeight].join('|');
+    }),
+  );
+
+/** Computed styles of elements inside the widget's shadow root. */
+const widgetStyles = (p: Page) =>
+  p.evaluate(() => {
+    const root = document.querySelector('llama-chat')!.shadowRoot!;
+    const pick = ['.llama-root', '.widget-header h2', 'button.send', '.composer-input', '.msg.user .bubble', '.prose', '.tool-card', '.tool-card pre'];
+    return pick.map((sel) => {
+      const el = root.querySelector(sel);
+      if (!el) return `${sel}: missing`;
+      const s = getComputedStyle(el);
+      return [sel, s.fontFamily, s.fontSize, s.color, s.backgroundColor, s.letterSpacing, s.lineHeight, s.outlineStyle, s.borderTopStyle, s.borderTopWidth, s.textTransform].join('|');
+    });
+  });
+
+beforeAll(async () => {
+  const t0 = performance.now();
+  await build({ ...widgetBuildConfig({ outDir, copyAssets: false }), logLevel: 'error' });
+  console.log(`widget: library build in ${Math.round(performance.now() - t0)} ms`);
+  widgetOrigin = await startStaticServer({
+    cors: true,
+    mounts: [
+      ['/models/', join(ROOT, 'models')],
+      ['/ort/', join(ROOT, 'public/ort')],
+      ['/pyodide/', join(ROOT, 'public/pyodide')],
+      ['/', outDir],
+    ],
+  });
+  hostOrigin = await startStaticServer({ mounts: [], pages: { '/': () => hostPage(true), '/nowidget': () => hostPage(false) } });
+  browser = await launchBrowser();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await widgetOrigin?.close();
+  await hostOrigin?.close();
+  rmSync(outDir, { recursive: true, force: true });
+});
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail') console.log(logs.join('\n'));
+});
+
+describe('<llama-chat> from a second origin', () => {
+  let hostBefore: string[];
+
+  it('the library build is one module (plus the worker chunks)', () => {
+    const files = readFileSync(join(outDir, 'llama-chat.js'), 'utf8');
+    expect(files).toMatch(/customElements\.define\(`llama-chat`|customElements\.define\("llama-chat"/);
+  });
+
+  it('completes a conversation with a tool the host registered, and reports it through events', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    outside = await blockOutside(context, [hostOrigin.url, widgetOrigin.url]);
+    const bare = await context.newPage();
+    await bare.goto(`${hostOrigin.url}/nowidget`);
+    hostBefore = await hostProbeStyles(bare);
+    await bare.close();
+
+    page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
+    await page.goto(`${hostOrigin.url}/`);
+    await page.waitForFunction(() => customElements.get('llama-chat') !== undefined);
+    const info = await page.evaluate(async () => {
+      const chat = document.querySelector('llama-chat')!;
+      chat.setAttribute('model', 'tiny-llama');
+      chat.setAttribute('device', 'wasm');
+      chat.setAttribute('test-hooks', '');
+      return chat.load();
+    });
+    expect(info).toMatchObject({ modelId: 'tiny-llama', device: 'wasm' });
+
+    const forced = forcedIds('{"name": "get_opening_hours", "parameters": {"day": "Sunday"}}<|eot_id|>', 'On Sunday we are open from **07:00 to 12:00**.<|eot_id|>');
+    const answered = page.evaluate(
+      (ids) =>
+        new Promise<{ text: string; reason: string }>((resolve) => {
+          const chat = document.querySelector('llama-chat')!;
+          chat.addEventListener('llama-answer', (e) => resolve((e as CustomEvent).detail), { once: true });
+          chat.forceNextRun(ids);
+        }),
+      forced,
+    );
+    // Typed into the widget's own box (Playwright's CSS selectors pierce open shadow roots).
+    await page.locator('llama-chat .composer-input').fill('When are you open on Sunday?');
+    await page.locator('llama-chat .composer-input').press('Enter');
+    expect(await answered).toEqual({ text: 'On Sunday we are open from **07:00 to 12:00**.', reason: 'done' });
+
+    const card = page.locator('llama-chat .tool-card[data-tool="get_opening_hours"]');
+    expect(await card.locator('.tool-status').innerText()).toMatch(/^done/);
+    expect(await card.locator('.tool-result').innerText()).toContain('"close": "12:00"');
+    expect(await page.locator('llama-chat .prose strong').innerText()).toBe('07:00 to 12:00');
+    // The host page's own event log, fed by the widget's events.
+    await page.waitForFunction(() => (document.querySelector('#events')?.textContent ?? '').includes('answer (done)'));
+    const events = await page.locator('#events li').allInnerTexts();
+    expect(events).toEqual(expect.arrayContaining(['load: loaded', 'tool call: get_opening_hours', 'answer (done): On Sunday we are open from **07:00 to 12:00**.']));
+    expect(events.find((e) => e.startsWith('tool result:'))).toContain('"open": "07:00"');
+
+    // Everything the widget loads comes from its own origin; the host served only its page.
+    expect(hostOrigin.requests.filter((p) => p !== '/' && p !== '/nowidget' && p !== '/favicon.ico')).toEqual([]);
+    expect(widgetOrigin.requests).toEqual(expect.arrayContaining(['/llama-chat.js', '/models/llama-3.1-tokenizer/tokenizer.json', '/ort/ort-wasm-simd-threaded.asyncify.wasm']));
+    expect(widgetOrigin.requests.some((p) => /^\/assets\/engine\.worker-.*\.js$/.test(p))).toBe(true);
+    expect(outside).toEqual([]);
+    await page.locator('llama-chat').scrollIntoViewIfNeeded();
+    await screenshot(page, 'widget-in-host');
+  }, 120_000);
+
+  it("the host's styles do not change the widget", async () => {
+    const withHostStyles = await widgetStyles(page);
+    expect(withHostStyles.every((s) => !s.endsWith('missing'))).toBe(true);
+    expect(withHostStyles[0]).toMatch(/system-ui/);
+    expect(withHostStyles.join('\n')).not.toMatch(/Georgia|dashed|rgb\(255, 105, 180\)/); // serif, outlines, hotpink
+    await page.evaluate(() => ((document.querySelector('#host-styles') as HTMLStyleElement).sheet!.disabled = true));
+    const withoutHostStyles = await widgetStyles(page);
+    await page.evaluate(() => ((document.querySelector('#host-styles') as HTMLStyleElement).sheet!.disabled = false));
+    expect(withHostStyles).toEqual(withoutHostStyles);
+  });
+
+  it("the widget's styles do not change the host", async () => {
+    expect(await hostProbeStyles(page)).toEqual(hostBefore);
+    // Nothing was added to the host document's styles: its one <style> is the host's own.
+    expect(await page.evaluate(() => [document.styleSheets.length, document.adoptedStyleSheets.length, document.querySelectorAll('style, link[rel=stylesheet]').length])).toEqual([1, 0, 1]);
+  });
+});
