@@ -1,68 +1,10 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
-import { defineConfig, type Connect, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
+import { modelsInPreviewPlugin, ortWasmFallbackNotBundled, pyodideCorsPlugin } from './src/server/static-assets.js';
 import { toolProxy } from './src/server/tool-proxy.js';
-
-const ROOT = import.meta.dirname;
-
-/**
- * The code interpreter's sandbox (an opaque-origin iframe) loads Pyodide from /pyodide/ cross-origin:
- * those files, and only those, are readable from any origin. (.wasm is already served as
- * application/wasm.) Static hosting of a build must send the same header for /pyodide/.
- */
-const pyodideCors: Connect.NextHandleFunction = (req, res, next) => {
-  if (req.url?.startsWith('/pyodide/')) res.setHeader('Access-Control-Allow-Origin', '*');
-  next();
-};
-
-const MODEL_FILE_TYPES: Record<string, string> = { '.json': 'application/json', '.wasm': 'application/wasm', '.txt': 'text/plain' };
-
-/**
- * models/ is served at /models/ by the dev server (it serves the project root); the preview server
- * serves only the build, so this serves models/ there too: `npm run build && npm run preview` is the
- * offline demo (tokenizer, local and fetched models, Pyodide — nothing from another origin).
- */
-const modelsInPreview: Connect.NextHandleFunction = (req, res, next) => {
-  const path = decodeURIComponent((req.url ?? '').split('?')[0] ?? '');
-  if (!path.startsWith('/models/') || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-  const base = join(ROOT, 'models');
-  const file = normalize(join(base, path.slice('/models/'.length)));
-  if (!file.startsWith(base + sep) || !existsSync(file) || !statSync(file).isFile()) return next();
-  res.setHeader('Content-Type', MODEL_FILE_TYPES[extname(file)] ?? 'application/octet-stream');
-  res.setHeader('Content-Length', statSync(file).size);
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
-};
-
-/**
- * onnxruntime-web falls back to `new URL('ort-wasm-….wasm', import.meta.url)` when no wasmPaths are
- * set; the engine always sets them (public/ort/), so bundling those fallbacks only adds dead copies
- * (inlined as 20+ MB of base64 each in a library build). This makes the unused fallback a runtime URL.
- */
-export function ortWasmFallbackNotBundled(): Plugin {
-  const pattern = /new URL\((["'`])(ort-wasm[^"'`]*?)\1,\s*import\.meta\.url\)/g;
-  return {
-    name: 'llama-agent:ort-wasm-fallback-not-bundled',
-    enforce: 'pre',
-    apply: 'build',
-    transform(code, id) {
-      if (!id.includes('onnxruntime-web') || !code.includes('ort-wasm')) return null;
-      return { code: code.replace(pattern, (_m, q: string, file: string) => `new URL(${q}${file}${q} + "", import.meta.url)`), map: null };
-    },
-  };
-}
 
 export default defineConfig({
   worker: { format: 'es', plugins: () => [ortWasmFallbackNotBundled()] },
   server: { port: 5173 },
   build: { chunkSizeWarningLimit: 8000 },
-  plugins: [
-    toolProxy(),
-    {
-      name: 'pyodide-cors',
-      configureServer: (server) => void server.middlewares.use(pyodideCors),
-      configurePreviewServer: (server) => void server.middlewares.use(pyodideCors),
-    },
-    { name: 'llama-agent:models-in-preview', configurePreviewServer: (server) => void server.middlewares.use(modelsInPreview) },
-  ],
+  plugins: [toolProxy(), pyodideCorsPlugin(), modelsInPreviewPlugin(import.meta.dirname)],
 });

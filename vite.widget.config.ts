@@ -8,7 +8,7 @@
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type InlineConfig, type Plugin } from 'vite';
-import { ortWasmFallbackNotBundled } from './vite.config';
+import { ortWasmFallbackNotBundled } from './src/server/static-assets.js';
 
 const ROOT = import.meta.dirname;
 
