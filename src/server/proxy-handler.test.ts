@@ -215,4 +215,9 @@ describe('CORS', () => {
       expect(r?.headers['access-control-allow-origin']).toBe(c.header);
     });
   }
+  it('the allowed origins can come from TOOL_PROXY_CORS_ORIGINS', async () => {
+    const env = { ...options.env, TOOL_PROXY_CORS_ORIGINS: 'https://a.example, https://host.example' };
+    const r = await handleToolProxyRequest({ url: '/api/tools/brave_search', origin: 'https://host.example' }, { ...options, env });
+    expect(r?.headers['access-control-allow-origin']).toBe('https://host.example');
+  });
 });

@@ -43,7 +43,7 @@ export interface ToolProxyOptions {
   prefix?: string;
   /**
    * Origins allowed to read answers cross-origin (a widget on another page calling an absolute proxy
-   * URL); `'*'` allows any. Default none: same-origin only.
+   * URL); `'*'` allows any. Default: env TOOL_PROXY_CORS_ORIGINS (comma-separated), else none.
    */
   corsOrigins?: readonly string[];
   /** The fetch used upstream (tests). Default the global one. */
@@ -123,7 +123,10 @@ export async function handleToolProxyRequest(
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const url = new URL(request.url, 'http://proxy.invalid');
   if (!url.pathname.startsWith(prefix)) return undefined;
-  const cors = corsHeaders(request.origin, options.corsOrigins);
+  const env = options.env ?? process.env;
+  // A widget embedded on other sites calls this proxy cross-origin: TOOL_PROXY_CORS_ORIGINS="https://a.example,https://b.example".
+  const corsOrigins = options.corsOrigins ?? env.TOOL_PROXY_CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean);
+  const cors = corsHeaders(request.origin, corsOrigins);
   const answer = await answerFor(url, request, options);
   return { ...answer, headers: { ...answer.headers, ...cors } };
 }
