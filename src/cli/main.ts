@@ -4,12 +4,13 @@
  */
 import { FormatError } from '../format/errors';
 import { CliError } from './cli-error';
+import { ask } from './commands/ask';
 import { parse } from './commands/parse';
 import { render } from './commands/render';
 import { replay } from './commands/replay';
 import { tokenize } from './commands/tokenize';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { render, parse, tokenize, replay };
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { render, parse, tokenize, replay, ask };
 
 const USAGE = `usage: cli <command>
   render [--ids] FILE   the exact prompt (or its ids) for a conversation file
@@ -17,7 +18,10 @@ const USAGE = `usage: cli <command>
   tokenize              stdin as plain content -> token ids
   replay [--model ID] FILE
                         run FILE through the real loop (tiny model, the model's side forced)
-                        -> {prompts, steps, toolResults}`;
+                        -> {prompts, steps, toolResults}
+  ask [--model ID|micro] [--results FILE] "question"
+                        the unforced loop in Node (greedy; default the micro model)
+                        -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}`;
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;

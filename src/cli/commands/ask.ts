@@ -1,0 +1,68 @@
+import type { AgentEvent } from '../../agent/events';
+import { parseRecording, recordedTools } from '../../agent/recorded-tools';
+import { runAgent } from '../../agent/run-agent';
+import { collect, ofType } from '../../agent/test-support';
+import { MODELS } from '../../engine/models';
+import { createNodeEngine } from '../../../worker/create-node-engine';
+import { CliError } from '../cli-error';
+import { printJson, readJsonFile } from '../io';
+import { nodeTools } from '../node-tools';
+
+/**
+ * `ask [--model ID|micro] [--results FILE] "question"`: the unforced loop in Node, greedy. Tools are
+ * the real ones (through TOOL_PROXY_URL), or with --results the recorded answers of FILE. Calls are
+ * confirmed: asking the CLI is the user's consent. Prints {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}.
+ */
+export async function ask(args: string[]): Promise<void> {
+  const options = readOptions(args);
+  const engine = createNodeEngine();
+  await engine.load(options.modelId);
+  try {
+    const events = await collect(
+      runAgent({
+        engine,
+        tools: options.results ? recordedTools(parseRecording(readJsonFile(options.results))) : nodeTools(),
+        conversation: { messages: [{ role: 'user', content: options.question }] },
+        sampling: { temperature: 0 },
+        confirm: async () => true,
+        model: engine.model,
+      }),
+    );
+    const error = ofType(events, 'error')[0];
+    if (error) throw new CliError(`${error.error.code}: ${error.error.message}`);
+    const finish = ofType(events, 'finish')[0]!;
+    printJson({ answer: finish.text, finish: finish.reason, steps: stepsOf(events) });
+  } finally {
+    await engine.unload();
+  }
+}
+
+function stepsOf(events: AgentEvent[]) {
+  return ofType(events, 'step-finish').map((s) => ({
+    raw: s.raw,
+    stop: s.stop,
+    toolCalls: ofType(events, 'tool-call').filter((c) => c.step === s.step).map((c) => c.call),
+    toolResults: ofType(events, 'tool-result').filter((r) => r.step === s.step).map(({ name, content, isError }) => ({ name, content, isError })),
+  }));
+}
+
+function readOptions(args: string[]): { modelId: string; results?: string; question: string } {
+  let model = 'micro';
+  let results: string | undefined;
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--model' || arg === '--results') {
+      const value = args[++i];
+      if (!value) throw new CliError(`${arg} needs a value`);
+      if (arg === '--model') model = value;
+      else results = value;
+    } else rest.push(arg);
+  }
+  const question = rest.join(' ').trim();
+  if (!question) throw new CliError('missing the question');
+  // "micro" names the offline demo model, whatever its id.
+  const modelId = model === 'micro' ? MODELS.find((m) => m.demo)?.id : model;
+  if (!modelId) throw new CliError('no demo (micro) model in models/models.json');
+  return { modelId, question, ...(results ? { results } : {}) };
+}
