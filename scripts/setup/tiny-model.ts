@@ -4,10 +4,11 @@
  * every machine builds the same model.onnx; a stamp makes a rebuild with unchanged inputs a no-op.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildLlamaOnnx } from '../onnx/build-llama-onnx';
+import { allExist, BUILDER_SOURCES, copyTokenizer, hashSources, readText, writeAtomic } from './model-dir';
 import type { LlamaConfig } from '../onnx/llama-config';
 import { llamaWeightShapes } from '../onnx/llama-config';
 import { SeededRandom } from './seeded-random';
@@ -140,42 +141,11 @@ export async function buildTinyModel(outDir: string = DEFAULT_TINY_MODEL_DIR, op
 async function generatorHash(): Promise<string> {
   const h = createHash('sha256');
   h.update(JSON.stringify({ GENERATOR_VERSION, seed: TINY_LLAMA_SEED, scales: TINY_WEIGHT_SCALES, config: tinyConfigJson(), gen: tinyGenerationConfigJson() }));
-  const sources = ['../onnx/build-llama-onnx.ts', '../onnx/onnx-graph.ts', '../onnx/llama-config.ts', '../onnx/rope.ts', './seeded-random.ts', './tiny-model.ts'];
-  for (const rel of sources) {
-    h.update(rel);
-    h.update((await readText(fileURLToPath(new URL(rel, import.meta.url)))) ?? 'unavailable');
-  }
+  await hashSources(h, [...BUILDER_SOURCES, './seeded-random.ts', './tiny-model.ts']);
   return h.digest('hex');
 }
 
-async function copyTokenizer(fromDir: string, outDir: string): Promise<void> {
-  for (const name of ['tokenizer.json', 'tokenizer_config.json']) {
-    const src = join(fromDir, name);
-    const dst = join(outDir, name);
-    const s = await stat(src).catch(() => null);
-    if (!s) continue;
-    const d = await stat(dst).catch(() => null);
-    if (d && d.size === s.size && d.mtimeMs >= s.mtimeMs) continue;
-    const tmp = `${dst}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    await copyFile(src, tmp);
-    await rename(tmp, dst);
-  }
-}
 
-async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  await writeFile(tmp, data);
-  await rename(tmp, path);
-}
-
-async function readText(path: string): Promise<string | null> {
-  return readFile(path, 'utf8').catch(() => null);
-}
-
-async function allExist(paths: readonly string[]): Promise<boolean> {
-  const stats = await Promise.all(paths.map((p) => stat(p).catch(() => null)));
-  return stats.every((s) => s !== null);
-}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const t0 = performance.now();
