@@ -5,6 +5,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildMicroModel } from './setup/micro-model';
 import { copyOrtWasm } from './setup/ort-wasm';
 import { copyPyodideAssets } from './setup/pyodide-assets';
 import { buildTinyModel } from './setup/tiny-model';
@@ -16,6 +17,7 @@ export async function runSetup({ quiet = false } = {}): Promise<void> {
   const steps: Array<[string, () => Promise<void>]> = [
     ['tokenizer  models/llama-3.1-tokenizer', () => buildTokenizer(join(root, 'models/llama-3.1-tokenizer'))],
     ['tiny model models/tiny-llama', () => buildTinyModel(join(root, 'models/tiny-llama'))],
+    ['micro model models/micro-llama', () => buildMicroModel(join(root, 'models/micro-llama'))],
     ['onnxruntime-web wasm public/ort', () => copyOrtWasm(root, join(root, 'public/ort'))],
     ['pyodide runtime public/pyodide', () => copyPyodideAssets(root, join(root, 'public/pyodide'))],
   ];

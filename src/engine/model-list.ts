@@ -2,14 +2,17 @@
  * The model list is data (models/models.json), validated on load: a bad entry is an error naming
  * the entry and field, never a model that half-works.
  */
-import type { BackendKind } from './contract';
+import type { BackendKind, SamplingParams } from './contract';
 
 export interface ModelEntry {
   id: string;
   label: string;
   backend: BackendKind;
-  /** llama-3.1 / llama-3.2 are tuned for the tool format; llama-3.0 has the tokens but not the training. */
-  family: 'llama-3.1' | 'llama-3.2' | 'llama-3.0' | 'test';
+  /**
+   * llama-3.1 / llama-3.2 are tuned for the tool format; llama-3.0 has the tokens but not the training;
+   * micro is this project's own micro Llama, trained on its synthetic tool transcripts.
+   */
+  family: 'llama-3.1' | 'llama-3.2' | 'llama-3.0' | 'micro' | 'test';
   /** Trained on Llama 3.1's tool format (eom_id, python_tag, the ipython role). */
   toolCalling: boolean;
   contextWindow: number;
@@ -32,9 +35,11 @@ export interface ModelEntry {
   dtype?: 'fp32' | 'fp16' | 'q4' | 'q4f16' | 'q8';
   /** onnx: loaded from the public model hub rather than the local models folder. */
   remote?: boolean;
+  /** Sampling this model needs, over the user's defaults (the micro model is greedy: {"temperature": 0}). */
+  sampling?: SamplingParams;
 }
 
-const FAMILIES = new Set(['llama-3.1', 'llama-3.2', 'llama-3.0', 'test']);
+const FAMILIES = new Set(['llama-3.1', 'llama-3.2', 'llama-3.0', 'micro', 'test']);
 const DTYPES = new Set(['fp32', 'fp16', 'q4', 'q4f16', 'q8']);
 
 /** Validates a parsed models.json; throws an Error naming the first bad entry and field. */
@@ -67,6 +72,9 @@ export function parseModelList(value: unknown): ModelEntry[] {
       if (!DTYPES.has(e.dtype as string)) fail('dtype', `expected one of ${[...DTYPES].join(', ')}`);
     }
     if (e.family === 'llama-3.0' && e.toolCalling) fail('toolCalling', 'Llama 3.0 checkpoints were not trained on the tool format');
+    if (e.sampling !== undefined && (typeof e.sampling !== 'object' || e.sampling === null || Array.isArray(e.sampling))) {
+      fail('sampling', 'expected an object of sampling settings');
+    }
     if (seen.has(e.id as string)) fail('id', 'duplicate id');
     seen.add(e.id as string);
     return raw as ModelEntry;

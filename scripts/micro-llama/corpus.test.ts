@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { parseAssistantOutput } from '../../src/format/parse';
+import { pythonJson } from '../../src/format/python-json';
+import { renderIds, renderPrompt } from '../../src/format/render';
+import { loadTokenizer } from '../../src/format/tokenizer/load-node';
+import { CORPUS_DIALOGUES, CORPUS_SEED, trainingDialogues, trainingExample } from './corpus';
+import { containsValue, dialogueConversation, generateDialogue, type Dialogue, type Exchange, type SplitMode } from './dialogues';
+import { Rng } from './rng';
+import { CHAT, COUNTRIES, DATE_QUESTIONS, EVENTS, NEW_CITIES, POPULATION_CITIES, TEAM_COUNTRIES, TEMPLATES, WEATHER_CITIES, WORDS, type Split } from './world';
+
+const tokenizer = loadTokenizer();
+const TRAIN = trainingDialogues(7, 1500);
+const exchanges = (ds: readonly Dialogue[]): Exchange[] => ds.flatMap((d) => d.exchanges);
+
+function dialogues(mode: SplitMode, n: number, seed = 99): Dialogue[] {
+  const rng = new Rng(seed);
+  return Array.from({ length: n }, () => generateDialogue(rng, { mode }));
+}
+
+/** A template as a regex matching the questions it produces. */
+function templateRegex(template: string): RegExp {
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/\\?\{\w+\\?\}|\{\w+\}/g, '.+')}$`);
+}
+
+function isSublist(needle: readonly number[], hay: readonly number[]): boolean {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** The entity a search exchange is about: what follows the fixed words of its query. */
+function querySubject(ex: Exchange): string | null {
+  const q = ex.expectedCall?.arguments.query;
+  if (typeof q !== 'string') return null;
+  const m = /^(?:population of|weather in|capital of) (.+)$/.exec(q) ?? /^winner of the (.+) \d{4}$/.exec(q);
+  return m ? m[1]! : null;
+}
+
+describe('containsValue', () => {
+  it.each([
+    ['The capital of Tunisia is Tunis.', 'Tunis', true],
+    ['The capital of Tunisia is Tunisia.', 'Tunis', false],
+    ['It is -3°C and light rain.', '-3°C', true],
+    ['It is 13°C.', '3°C', false],
+    ['The sorted list is [1, 3].', '[1, 3]', true],
+    ['The integral of x^2 is x^3/3 + constant.', 'x^3/3 + constant', true],
+  ])('%s ∋ %s: %s', (text, value, expected) => {
+    expect(containsValue(text, value)).toBe(expected);
+  });
+});
+
+describe('world', () => {
+  const pools: Record<string, Split<unknown>> = {
+    'population cities': { train: POPULATION_CITIES.train.map((c) => c.name), heldOut: POPULATION_CITIES.heldOut.map((c) => c.name) },
+    'weather cities': { train: WEATHER_CITIES.train.map((c) => c.name), heldOut: WEATHER_CITIES.heldOut.map((c) => c.name) },
+    countries: { train: COUNTRIES.train.map((c) => c.name), heldOut: COUNTRIES.heldOut.map((c) => c.name) },
+    events: { train: EVENTS.train.map((e) => e.name), heldOut: EVENTS.heldOut.map((e) => e.name) },
+    words: WORDS,
+    chat: { train: CHAT.train.map((c) => c.question), heldOut: CHAT.heldOut.map((c) => c.question) },
+    dates: DATE_QUESTIONS,
+    ...TEMPLATES,
+  };
+  it.each(Object.entries(pools))('%s: training and held-out parts are disjoint and both non-empty', (_, pool) => {
+    expect(pool.train.length).toBeGreaterThan(0);
+    expect(pool.heldOut.length).toBeGreaterThan(0);
+    const train = new Set(pool.train);
+    expect(pool.heldOut.filter((x) => train.has(x))).toEqual([]);
+  });
+});
+
+describe('corpus', () => {
+  it('is deterministic: same seed, same dialogues; another seed, others', () => {
+    expect(trainingDialogues(7, 50)).toEqual(TRAIN.slice(0, 50));
+    expect(trainingDialogues(8, 50)).not.toEqual(TRAIN.slice(0, 50));
+  });
+
+  it('covers every category, tool errors, follow-ups and multi-turn dialogues', () => {
+    const ex = exchanges(TRAIN);
+    expect(new Set(ex.map((e) => e.category)).size).toBe(16);
+    expect(ex.filter((e) => e.error).length).toBeGreaterThan(20);
+    expect(ex.filter((e) => e.followUp).length).toBeGreaterThan(20);
+    expect(TRAIN.filter((d) => d.exchanges.length > 1).length).toBeGreaterThan(100);
+    expect(TRAIN.filter((d) => d.system !== null).length).toBeGreaterThan(100);
+  });
+
+  it('never uses a held-out template, a held-out subject or a new name', () => {
+    const heldOutTemplates = Object.values(TEMPLATES).flatMap((t) => t.heldOut).map(templateRegex);
+    const heldOutQuestions = new Set([...CHAT.heldOut.map((c) => c.question), ...DATE_QUESTIONS.heldOut]);
+    const forbidden: Partial<Record<Exchange['category'], Set<string>>> = {
+      population: new Set([...POPULATION_CITIES.heldOut, ...NEW_CITIES].map((c) => c.name)),
+      weather: new Set([...WEATHER_CITIES.heldOut, ...NEW_CITIES].map((c) => c.name)),
+      capital: new Set(COUNTRIES.heldOut.map((c) => c.name)),
+      winner: new Set(EVENTS.heldOut.map((e) => e.name)),
+    };
+    for (const ex of exchanges(TRAIN)) {
+      expect(heldOutTemplates.some((re) => re.test(ex.question)), ex.question).toBe(false);
+      expect(heldOutQuestions.has(ex.question)).toBe(false);
+      const subject = querySubject(ex);
+      if (subject !== null) expect(forbidden[ex.category]?.has(subject) ?? false, `${ex.category}: ${subject}`).toBe(false);
+      if (ex.category === 'reverse') expect(WORDS.heldOut.some((w) => ex.call!.includes(`"${w}"`))).toBe(false);
+    }
+  });
+
+  it('never mentions a new name anywhere, and the model writes every held-out subject in training in another role', () => {
+    const text = TRAIN.map((d) => renderPrompt(dialogueConversation(d))).join('\n');
+    for (const name of [...NEW_CITIES.map((c) => c.name), ...EVENTS.heldOut.map((e) => e.name)]) expect(containsValue(text, name), name).toBe(false);
+    // Held-out words may occur as ordinary words ("travel guide"), never as the string to reverse.
+    for (const word of WORDS.heldOut) expect(text.includes(`"${word}"`), word).toBe(false);
+    for (const c of POPULATION_CITIES.heldOut) expect(WEATHER_CITIES.train).toContainEqual(c);
+    for (const c of WEATHER_CITIES.heldOut) expect(POPULATION_CITIES.train).toContainEqual(c);
+    // In the real corpus, every held-out subject is written by the model in another role.
+    const written = exchanges(trainingDialogues(CORPUS_SEED, CORPUS_DIALOGUES)).map((ex) => `${ex.call ?? ''}\n${ex.answer}`).join('\n');
+    for (const c of POPULATION_CITIES.heldOut) expect(written.includes(`query="weather in ${c.name}"`), c.name).toBe(true);
+    for (const c of WEATHER_CITIES.heldOut) expect(written.includes(`query="population of ${c.name}"`), c.name).toBe(true);
+    for (const c of COUNTRIES.heldOut) {
+      expect(TEAM_COUNTRIES).toContain(c.name);
+      expect(containsValue(written, c.name), c.name).toBe(true);
+    }
+  });
+
+  it('held-out dialogues use held-out templates, and held-out subjects where the category has them', () => {
+    const allowed: Partial<Record<Exchange['category'], Set<string>>> = {
+      population: new Set(POPULATION_CITIES.heldOut.map((c) => c.name)),
+      weather: new Set(WEATHER_CITIES.heldOut.map((c) => c.name)),
+      capital: new Set(COUNTRIES.heldOut.map((c) => c.name)),
+    };
+    for (const ex of exchanges(dialogues('heldOut', 300))) {
+      const kind = ex.followUp ? 'followUp' : ex.category;
+      if (kind in TEMPLATES) {
+        const own = TEMPLATES[kind as keyof typeof TEMPLATES];
+        expect(own.heldOut.map(templateRegex).some((re) => re.test(ex.question)), ex.question).toBe(true);
+        expect(own.train.includes(ex.question as never)).toBe(false);
+      }
+      const subject = querySubject(ex);
+      if (subject !== null && allowed[ex.category]) expect(allowed[ex.category]!.has(subject), `${ex.category}: ${subject}`).toBe(true);
+    }
+  });
+
+  it.each(['train', 'heldOut', 'heldOutEntities', 'newNames'] as const)('%s: every dialogue renders and its assistant text parses back to the intended call and answer', (mode) => {
+    const weights = mode === 'newNames' ? { capital: 0 } : {};
+    const rng = new Rng(5);
+    for (const d of mode === 'train' ? TRAIN.slice(0, 400) : Array.from({ length: 300 }, () => generateDialogue(rng, { mode, weights }))) {
+      expect(() => renderIds(dialogueConversation(d), tokenizer)).not.toThrow();
+      for (const ex of d.exchanges) {
+        if (ex.call !== null) {
+          const call = parseAssistantOutput(`<|python_tag|>${ex.call}<|eom_id|>`);
+          expect(call.toolCalls).toEqual([ex.expectedCall]);
+          expect(call.stop).toBe('eom');
+          expect(call.content).toBe('');
+        }
+        const answer = parseAssistantOutput(`${ex.answer}<|eot_id|>`);
+        expect(answer).toEqual({ content: ex.answer, toolCalls: [], stop: 'eot' });
+        for (const v of ex.values) expect(containsValue(ex.answer, v), `${v} in ${ex.answer}`).toBe(true);
+      }
+    }
+  });
+
+  it('puts the loss on assistant bodies and their terminators only', () => {
+    for (const d of TRAIN.slice(0, 100)) {
+      const { ids, loss } = trainingExample(d, tokenizer);
+      expect(ids).toEqual(renderIds(dialogueConversation(d), tokenizer));
+      const expected = d.exchanges.flatMap((ex) => [
+        ...(ex.call !== null ? [`<|python_tag|>${ex.call}<|eom_id|>`] : []),
+        `${ex.answer}<|eot_id|>`,
+      ]);
+      expect(loss.map(([a, b]) => tokenizer.decode(ids.slice(a, b)))).toEqual(expected);
+    }
+  });
+
+  it('writes tool results in the real tools\' shapes', () => {
+    for (const ex of exchanges(TRAIN)) {
+      if (ex.tool === null) {
+        expect(ex.result).toBeNull();
+      } else if (ex.error) {
+        expect(ex.result).toMatchObject({ error: expect.any(String) });
+      } else if (ex.tool === 'brave_search') {
+        const r = ex.result as { query: string; results: Array<Record<string, string>> };
+        expect(Object.keys(r)).toEqual(['query', 'results']);
+        expect(r.query).toBe(ex.expectedCall!.arguments.query);
+        expect(r.results.length).toBeGreaterThanOrEqual(1);
+        expect(r.results.length).toBeLessThanOrEqual(5);
+        for (const item of r.results) {
+          expect(Object.keys(item).slice(0, 3)).toEqual(['title', 'url', 'description']);
+          expect(item.url).toMatch(/^https:\/\//);
+        }
+        expect(r.results.filter((item) => ex.values.every((v) => containsValue(item.description!, v)))).toHaveLength(1);
+      } else if (ex.tool === 'wolfram_alpha') {
+        const text = ex.result as string;
+        expect(text.startsWith(`Query:\n"${ex.expectedCall!.arguments.query as string}"\n\nInput`)).toBe(true);
+        expect(text).toContain('\n\nResult:\n');
+        expect(ex.result as string).toContain(ex.values[0]!);
+      } else {
+        expect(Object.keys(ex.result as object)).toEqual(['stdout']);
+        expect((ex.result as { stdout: string }).stdout).toMatch(/\n$/);
+      }
+    }
+  });
+
+  it('writes each copied name with the same tokens in the question, the call and the answer', () => {
+    for (const ex of exchanges(TRAIN).slice(0, 600)) {
+      const subject = querySubject(ex);
+      if (subject === null) continue;
+      const name = tokenizer.encode(` ${subject}`);
+      expect(isSublist(name, tokenizer.encode(ex.question)), ex.question).toBe(true);
+      expect(isSublist(name, tokenizer.encode(ex.call!)), ex.call!).toBe(true);
+      if (ex.error) continue;
+      const result = tokenizer.encode(pythonJson(ex.result));
+      for (const v of ex.values.filter((x) => /^[A-Za-z]/.test(x))) {
+        const value = tokenizer.encode(` ${v}`);
+        expect(isSublist(value, result), `${v} in the result`).toBe(true);
+        expect(isSublist(value, tokenizer.encode(ex.answer)), `${v} in ${ex.answer}`).toBe(true);
+      }
+    }
+  });
+});

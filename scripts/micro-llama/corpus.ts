@@ -1,0 +1,129 @@
+/**
+ * The micro model's training corpus: dialogues rendered and tokenized by the project's own format code,
+ * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
+ * tokens only (bodies and their eom/eot terminators).
+ *
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S]
+ *
+ * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
+ * index the ids that are targets) and DIR/corpus.json (settings and counts).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderSegments, segmentsToIds } from '../../src/format/render';
+import { END_HEADER, EOM, EOT, START_HEADER } from '../../src/format/special-tokens';
+import { loadTokenizer } from '../../src/format/tokenizer/load-node';
+import type { TextTokenizer } from '../../src/format/types';
+import { CATEGORIES, dialogueConversation, generateDialogue, type Category, type Dialogue, type DialogueOptions } from './dialogues';
+import { Rng } from './rng';
+
+export const DEFAULT_CORPUS_DIR = fileURLToPath(new URL('../../models/micro-llama/train/out', import.meta.url));
+export const CORPUS_SEED = 20240723;
+export const CORPUS_DIALOGUES = 40_000;
+/** The options of the training corpus. */
+export const TRAIN_OPTIONS: DialogueOptions = { mode: 'train' };
+
+export interface TrainingExample {
+  ids: number[];
+  /** Half-open [start, end) ranges of `ids` the loss is computed on (the model predicts ids[i] from ids[..i]). */
+  loss: Array<[number, number]>;
+}
+
+/**
+ * The dialogue's ids and the spans of assistant tokens: each assistant body and its terminator. Headers,
+ * system, user and ipython turns are context only.
+ */
+export function trainingExample(d: Dialogue, tokenizer: TextTokenizer): TrainingExample {
+  const ids: number[] = [];
+  const loss: Array<[number, number]> = [];
+  let role: string | null = null;
+  let expectingRole = false;
+  let afterHeader = false;
+  let inBody = false;
+  const mark = (start: number) => {
+    const last = loss[loss.length - 1];
+    if (last && last[1] === start) last[1] = ids.length;
+    else if (ids.length > start) loss.push([start, ids.length]);
+  };
+  for (const s of renderSegments(dialogueConversation(d))) {
+    const start = ids.length;
+    ids.push(...segmentsToIds([s], tokenizer));
+    if (s.kind === 'special' && s.id === START_HEADER) {
+      expectingRole = true;
+      role = null;
+    } else if (expectingRole && s.kind === 'text') {
+      role = s.text;
+      expectingRole = false;
+    } else if (s.kind === 'special' && s.id === END_HEADER) {
+      afterHeader = true;
+    } else if (afterHeader) {
+      afterHeader = false; // the "\n\n" piece after the header
+      inBody = true;
+    } else if (inBody) {
+      if (role === 'assistant') mark(start);
+      if (s.kind === 'special' && (s.id === EOM || s.id === EOT)) inBody = false;
+    }
+  }
+  return { ids, loss };
+}
+
+export interface CorpusStats {
+  dialogues: number;
+  exchanges: number;
+  tokens: number;
+  lossTokens: number;
+  maxTokens: number;
+  errors: number;
+  followUps: number;
+  byCategory: Record<Category, number>;
+  distinctIds: number;
+}
+
+/** Generates `count` training dialogues from `seed` (pure). */
+export function trainingDialogues(seed: number = CORPUS_SEED, count: number = CORPUS_DIALOGUES): Dialogue[] {
+  const rng = new Rng(seed);
+  return Array.from({ length: count }, () => generateDialogue(rng, TRAIN_OPTIONS));
+}
+
+/** Writes train.jsonl and corpus.json under `outDir`; returns the stats. */
+export function writeCorpus(outDir: string, seed: number, count: number, tokenizer: TextTokenizer = loadTokenizer()): CorpusStats {
+  mkdirSync(outDir, { recursive: true });
+  const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
+  const stats: CorpusStats = { dialogues: 0, exchanges: 0, tokens: 0, lossTokens: 0, maxTokens: 0, errors: 0, followUps: 0, byCategory, distinctIds: 0 };
+  const seen = new Set<number>();
+  const lines: string[] = [];
+  for (const d of trainingDialogues(seed, count)) {
+    const ex = trainingExample(d, tokenizer);
+    lines.push(JSON.stringify(ex));
+    stats.dialogues++;
+    stats.tokens += ex.ids.length;
+    stats.maxTokens = Math.max(stats.maxTokens, ex.ids.length);
+    stats.lossTokens += ex.loss.reduce((s, [a, b]) => s + b - a, 0);
+    for (const id of ex.ids) seen.add(id);
+    for (const e of d.exchanges) {
+      stats.exchanges++;
+      byCategory[e.category]++;
+      if (e.error) stats.errors++;
+      if (e.followUp) stats.followUps++;
+    }
+  }
+  stats.distinctIds = seen.size;
+  writeFileSync(join(outDir, 'train.jsonl'), `${lines.join('\n')}\n`);
+  writeFileSync(join(outDir, 'corpus.json'), `${JSON.stringify({ generator: 'scripts/micro-llama/corpus.ts', seed, ...stats }, null, 2)}\n`);
+  return stats;
+}
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const t0 = performance.now();
+  const out = arg('out', DEFAULT_CORPUS_DIR);
+  const stats = writeCorpus(out, Number(arg('seed', String(CORPUS_SEED))), Number(arg('dialogues', String(CORPUS_DIALOGUES))));
+  console.log(`corpus: ${stats.dialogues} dialogues, ${stats.exchanges} exchanges, ${stats.tokens} tokens (${stats.lossTokens} with loss), ` +
+    `max ${stats.maxTokens}, ${stats.distinctIds} distinct ids → ${out} (${Math.round(performance.now() - t0)} ms)`);
+  console.log(JSON.stringify(stats.byCategory));
+}

@@ -1,0 +1,319 @@
+/**
+ * Greedy, unforced evaluation of the micro model through the project's own Node engine (onnx backend,
+ * our sampler at temperature 0, our renderer and parser), with a small loop of its own: render →
+ * generate → parse → the tool's result synthesized from the world → append → continue.
+ *
+ *   npx tsx scripts/micro-llama/evaluate.ts [--dialogues N] [--sets a,b] [--write-manifest] [--show-failures K] [--sweep]
+ *
+ * Sets (fixed seeds, none the corpus seed; see dialogues.ts SplitMode): in-distribution (training
+ * phrasings and subjects, fresh values and dates), held-out (held-out phrasings and held-out subjects),
+ * held-out entities (training phrasings, held-out subjects), new names (names that occur nowhere in
+ * training). A prompt counts as "tokens seen" when every token of its questions occurs in the corpus and
+ * every token the model must write was written by it in training (see everyTokenSeen).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Engine } from '../../worker/engine';
+import { createNodeEngine } from '../../worker/create-node-engine';
+import type { ModelEntry } from '../../src/engine/model-list';
+import { MODELS } from '../../src/engine/models';
+import { parseAssistantOutput } from '../../src/format/parse';
+import { renderIds } from '../../src/format/render';
+import { EOM_TEXT, EOT_TEXT, FIRST_SPECIAL_ID, PYTHON_TAG } from '../../src/format/special-tokens';
+import { loadTokenizer } from '../../src/format/tokenizer/load-node';
+import type { Message, ParsedOutput, TextTokenizer, ToolCall } from '../../src/format/types';
+import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, MICRO_CONTEXT_WINDOW, readMicroArtifact } from '../setup/micro-model';
+import {
+  CATEGORIES, containsValue, dialogueConversation, dialogueOptions, ENTITY_CATEGORIES, NEW_NAME_CATEGORIES, searchExchange, generateDialogue, type Category, type Dialogue, type DialogueOptions, type Exchange,
+} from './dialogues';
+import { trainingDialogues, trainingExample } from './corpus';
+import { Rng } from './rng';
+import type { ToolName } from './tool-results';
+import { COUNTRIES, POPULATION_CITIES, WEATHER_CITIES } from './world';
+
+export const MICRO_MODEL_ID = 'micro-llama';
+
+/** The micro model's models.json entry, or an equivalent one while models.json does not list it. */
+export function microModelEntry(): ModelEntry {
+  return MODELS.find((m) => m.id === MICRO_MODEL_ID) ?? {
+    id: MICRO_MODEL_ID, label: 'Micro Llama (offline demo)', backend: 'onnx', family: 'micro', toolCalling: true,
+    contextWindow: MICRO_CONTEXT_WINDOW, sizeBytes: 70_000_000, vramMB: 80, requiredFeatures: [], description: 'micro model (evaluation)',
+    demo: true, path: 'micro-llama', dtype: 'fp32',
+  };
+}
+
+export interface EvalSet {
+  name: 'inDistribution' | 'heldOut' | 'heldOutEntities' | 'newNames';
+  seed: number;
+  options: DialogueOptions;
+}
+
+function only(categories: readonly Category[]): Partial<Record<Category, number>> {
+  return Object.fromEntries(CATEGORIES.filter((c) => !categories.includes(c)).map((c) => [c, 0]));
+}
+
+/** The evaluation sets; seeds differ from the corpus seed (scripts/micro-llama/corpus.ts). */
+export function evalSets(): EvalSet[] {
+  return [
+    { name: 'inDistribution', seed: 1001, options: { mode: 'train' } },
+    { name: 'heldOut', seed: 1002, options: { mode: 'heldOut' } },
+    { name: 'heldOutEntities', seed: 1003, options: { mode: 'heldOutEntities', weights: only(ENTITY_CATEGORIES) } },
+    { name: 'newNames', seed: 1004, options: { mode: 'newNames', weights: only(NEW_NAME_CATEGORIES) } },
+  ];
+}
+
+/** Token ids of the training corpus: all of them, and those the model wrote (loss targets). */
+export interface CorpusIds {
+  used: ReadonlySet<number>;
+  produced: ReadonlySet<number>;
+}
+
+/** Regenerates the corpus an artifact was trained on (seed and size from its manifest) and collects its ids. */
+export function corpusIds(seed: number, dialogues: number, tokenizer: TextTokenizer): CorpusIds {
+  const used = new Set<number>();
+  const produced = new Set<number>();
+  for (const d of trainingDialogues(seed, dialogues)) {
+    const { ids, loss } = trainingExample(d, tokenizer);
+    for (const id of ids) used.add(id);
+    for (const [a, b] of loss) for (let i = a; i < b; i++) produced.add(ids[i]!);
+  }
+  return { used, produced };
+}
+
+/**
+ * Every token was seen in training: each id of the questions occurs in the corpus, and each id the model
+ * must write (its calls and answers) was written by it in training (a loss target there).
+ */
+export function everyTokenSeen(d: Dialogue, tokenizer: TextTokenizer, ids: CorpusIds): boolean {
+  const { ids: all, loss } = trainingExample(d, tokenizer);
+  const written = new Set<number>();
+  for (const [a, b] of loss) for (let i = a; i < b; i++) written.add(i);
+  const questions = d.exchanges.flatMap((ex) => tokenizer.encode(ex.question));
+  return questions.every((id) => ids.used.has(id)) && [...written].every((i) => ids.produced.has(all[i]!));
+}
+
+/** What the model did with one exchange. */
+export interface ExchangeOutcome {
+  category: Category;
+  tool: ToolName | null;
+  error: boolean;
+  followUp: boolean;
+  /** Every token was seen in training (see everyTokenSeen). */
+  seenTokens: boolean;
+  toolChoice: boolean;
+  exactCall: boolean;
+  answerHasValue: boolean;
+  terminators: boolean;
+  fullLoop: boolean;
+  /** The model's messages (raw text and stop), for failure reports. */
+  transcript: string[];
+}
+
+/** A tool's result for a call the model made: the world's result when the call is the expected one, else "nothing useful". */
+export function simulateTool(call: ToolCall, ex: Exchange): string | Record<string, unknown> {
+  if (ex.expectedCall && JSON.stringify(call) === JSON.stringify(ex.expectedCall) && ex.result !== null) return ex.result;
+  if (call.kind === 'builtin' && call.name === 'brave_search') return { query: String(call.arguments.query ?? ''), results: [] };
+  if (call.kind === 'builtin' && call.name === 'wolfram_alpha') return { error: 'Wolfram|Alpha did not understand your input', status: 501 };
+  if (call.kind === 'code') return { error: 'NameError: the code could not be run in this evaluation' };
+  return { error: `unknown tool ${JSON.stringify(call.name)}` };
+}
+
+const MAX_STEPS_PER_EXCHANGE = 3;
+const MAX_TOKENS_PER_MESSAGE = 160;
+
+function withTerminator(text: string, stop: string): string {
+  return text + (stop === 'eom' ? EOM_TEXT : stop === 'eot' ? EOT_TEXT : '');
+}
+
+/** Runs one dialogue through the engine, exchange after exchange, and scores each exchange. */
+export async function runDialogue(engine: Engine, tokenizer: TextTokenizer, d: Dialogue, ids: CorpusIds): Promise<ExchangeOutcome[]> {
+  const seenTokens = everyTokenSeen(d, tokenizer, ids);
+  const messages: Message[] = d.system === null ? [] : [{ role: 'system', content: d.system }];
+  const outcomes: ExchangeOutcome[] = [];
+  for (const ex of d.exchanges) {
+    messages.push({ role: 'user', content: ex.question });
+    const generations: ParsedOutput[] = [];
+    const transcript: string[] = [];
+    for (let step = 0; step < MAX_STEPS_PER_EXCHANGE; step++) {
+      const tokens = renderIds({ ...dialogueOptions(d), messages }, tokenizer);
+      if (tokens.length + 8 >= MICRO_CONTEXT_WINDOW) break;
+      const r = await engine.generate({ tokens, sampling: { temperature: 0 }, maxTokens: MAX_TOKENS_PER_MESSAGE });
+      const parsed = parseAssistantOutput(withTerminator(r.text, r.stop));
+      generations.push(parsed);
+      transcript.push(`${r.text}[${r.stop}]`);
+      const calls = parsed.toolCalls;
+      // Emitted ids are replayed as the real loop does, unless they hold a special id the renderer would refuse.
+      const ids = r.tokens.every((id) => id < FIRST_SPECIAL_ID || id === PYTHON_TAG) ? r.tokens : undefined;
+      messages.push({ role: 'assistant', content: '', raw: r.text, ...(ids ? { ids } : {}), stop: r.stop === 'eom' || (r.stop !== 'eot' && calls.length > 0) ? 'eom' : 'eot' });
+      if (calls.length === 0 && r.stop === 'eom') {
+        // An eom with no readable call still waits for a result: answer it with an error, as a loop would.
+        messages.push({ role: 'ipython', content: { error: 'no tool call could be read from the message' } });
+        continue;
+      }
+      if (calls.length === 0) break;
+      for (const call of calls) {
+        const result = simulateTool(call, ex);
+        messages.push({ role: 'ipython', content: result });
+        transcript.push(`  → ${typeof result === 'string' ? result.slice(0, 80) : JSON.stringify(result).slice(0, 80)}`);
+      }
+    }
+    // Leave the conversation well formed for the next exchange even when the model never answered.
+    if (messages[messages.length - 1]?.role === 'ipython') messages.push({ role: 'assistant', content: '', raw: '', stop: 'eot' });
+    outcomes.push(score(ex, generations, seenTokens, transcript));
+  }
+  return outcomes;
+}
+
+function score(ex: Exchange, gens: readonly ParsedOutput[], seenTokens: boolean, transcript: string[]): ExchangeOutcome {
+  const first = gens[0];
+  const firstCall = first?.toolCalls[0];
+  const toolChoice = first !== undefined && (ex.tool === null ? first.toolCalls.length === 0 : firstCall?.name === ex.tool && firstCall.kind !== 'invalid');
+  const exactCall = first !== undefined && (ex.expectedCall === null
+    ? first.toolCalls.length === 0
+    : JSON.stringify(first.toolCalls) === JSON.stringify([ex.expectedCall]));
+  const expectedGens = ex.tool === null ? 1 : 2;
+  const answer = gens[expectedGens - 1];
+  const answerIsFinal = answer !== undefined && answer.toolCalls.length === 0;
+  const answerHasValue = answerIsFinal && ex.values.every((v) => containsValue(answer.content, v)) && answer.content.trim() !== '';
+  const terminators = first !== undefined && (ex.tool === null ? first.stop === 'eot' : first.stop === 'eom' && answer?.stop === 'eot');
+  const fullLoop = toolChoice && exactCall && answerHasValue && terminators && gens.length === expectedGens;
+  return { category: ex.category, tool: ex.tool, error: ex.error, followUp: ex.followUp, seenTokens, toolChoice, exactCall, answerHasValue, terminators, fullLoop, transcript: [`Q: ${ex.question}`, `expected: ${ex.call ?? '(no call)'} → ${JSON.stringify(ex.values)}`, ...transcript] };
+}
+
+export interface AccuracyRow {
+  n: number;
+  toolChoice: number;
+  exactCall: number;
+  answerHasValue: number;
+  terminators: number;
+  fullLoop: number;
+}
+
+function row(outcomes: readonly ExchangeOutcome[]): AccuracyRow {
+  const n = outcomes.length;
+  const rate = (f: (o: ExchangeOutcome) => boolean) => (n === 0 ? 0 : Math.round((outcomes.filter(f).length / n) * 1000) / 1000);
+  return { n, toolChoice: rate((o) => o.toolChoice), exactCall: rate((o) => o.exactCall), answerHasValue: rate((o) => o.answerHasValue), terminators: rate((o) => o.terminators), fullLoop: rate((o) => o.fullLoop) };
+}
+
+/** Rows: per tool, errors, follow-ups, all; for held-out sets also all split by token coverage. */
+export function accuracyTable(outcomes: readonly ExchangeOutcome[], withCoverage: boolean): Record<string, AccuracyRow> {
+  const table: Record<string, AccuracyRow> = {
+    brave_search: row(outcomes.filter((o) => o.tool === 'brave_search')),
+    wolfram_alpha: row(outcomes.filter((o) => o.tool === 'wolfram_alpha')),
+    code_interpreter: row(outcomes.filter((o) => o.tool === 'code_interpreter')),
+    'no tool': row(outcomes.filter((o) => o.tool === null)),
+    'tool errors': row(outcomes.filter((o) => o.error)),
+    'follow-ups': row(outcomes.filter((o) => o.followUp)),
+    all: row(outcomes),
+  };
+  if (withCoverage) {
+    table['all, tokens seen'] = row(outcomes.filter((o) => o.seenTokens));
+    table['all, some unseen'] = row(outcomes.filter((o) => !o.seenTokens));
+  }
+  return table;
+}
+
+/** Per-category full-loop rates, for finding which questions are safe in end-to-end tests. */
+export function categoryTable(outcomes: readonly ExchangeOutcome[]): Record<string, AccuracyRow> {
+  const out: Record<string, AccuracyRow> = {};
+  for (const c of new Set(outcomes.map((o) => o.category))) out[c] = row(outcomes.filter((o) => o.category === c));
+  return out;
+}
+
+export function formatTable(title: string, table: Record<string, AccuracyRow>): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(8);
+  const lines = [title, `${''.padEnd(20)}${'n'.padStart(6)}${'tool'.padStart(8)}${'call'.padStart(8)}${'value'.padStart(8)}${'stops'.padStart(8)}${'loop'.padStart(8)}`];
+  for (const [name, r] of Object.entries(table)) {
+    if (r.n === 0) continue;
+    lines.push(`${name.padEnd(20)}${String(r.n).padStart(6)}${pct(r.toolChoice)}${pct(r.exactCall)}${pct(r.answerHasValue)}${pct(r.terminators)}${pct(r.fullLoop)}`);
+  }
+  return lines.join('\n');
+}
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+}
+
+/**
+ * Every training city and country through one fixed training phrasing per search category (fresh values):
+ * which entities the model completes the full loop for, three draws each. For choosing end-to-end cases.
+ */
+async function sweep(engine: Engine, tokenizer: TextTokenizer, ids: CorpusIds): Promise<void> {
+  const rng = new Rng(2024);
+  const plans: Array<['population' | 'weather' | 'capital', readonly string[], string]> = [
+    ['population', POPULATION_CITIES.train.map((c) => c.name), 'What is the population of {x}?'],
+    ['weather', WEATHER_CITIES.train.map((c) => c.name), 'What is the weather in {x} today?'],
+    ['capital', COUNTRIES.train.map((c) => c.name), 'What is the capital of {x}?'],
+  ];
+  for (const [category, names, template] of plans) {
+    const passed: string[] = [];
+    const failed: string[] = [];
+    for (const name of names) {
+      let ok = 0;
+      for (let k = 0; k < 3; k++) {
+        const ex = searchExchange(rng, category, name, template.replace('{x}', name));
+        const [o] = await runDialogue(engine, tokenizer, { date: '2026-08-11', system: null, exchanges: [ex] }, ids);
+        if (o?.fullLoop) ok++;
+      }
+      (ok === 3 ? passed : failed).push(ok === 3 ? name : `${name} (${ok}/3)`);
+    }
+    console.log(`\n${category} "${template}": ${passed.length}/${names.length} entities 3/3\n  pass: ${passed.join(', ')}\n  fail: ${failed.join(', ')}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const count = Number(arg('dialogues', '200'));
+  const showFailures = Number(arg('show-failures', '0'));
+  const sets = arg('sets', 'inDistribution,heldOut,heldOutEntities,newNames').split(',');
+  const t0 = performance.now();
+  await buildMicroModel();
+  const artifact = await readMicroArtifact();
+  const tokenizer = loadTokenizer();
+  const corpus = artifact.manifest.corpus as { seed: number; dialogues: number };
+  const ids = corpusIds(corpus.seed, corpus.dialogues, tokenizer);
+  if (ids.used.size !== artifact.usedIds.length || !artifact.usedIds.every((id) => ids.used.has(id))) {
+    throw new Error('the regenerated corpus does not match the artifact\'s embedding rows: was the corpus generator changed after training?');
+  }
+  const engine = createNodeEngine([microModelEntry()]);
+  await engine.load(MICRO_MODEL_ID);
+  if (process.argv.includes('--sweep')) {
+    await sweep(engine, tokenizer, ids);
+    await engine.unload();
+    return;
+  }
+  const results: Record<string, unknown> = {};
+  for (const set of evalSets().filter((s) => sets.includes(s.name))) {
+    const rng = new Rng(set.seed);
+    const n = set.name === 'inDistribution' || set.name === 'heldOut' ? count : Math.ceil(count / 2);
+    const outcomes: ExchangeOutcome[] = [];
+    for (let i = 0; i < n; i++) outcomes.push(...(await runDialogue(engine, tokenizer, generateDialogue(rng, set.options), ids)));
+    const withCoverage = set.name !== 'inDistribution';
+    const table = accuracyTable(outcomes, withCoverage);
+    const categories = categoryTable(outcomes);
+    console.log(`\n${formatTable(`${set.name}: ${n} dialogues, ${outcomes.length} exchanges`, table)}`);
+    console.log(formatTable('  by category', categories));
+    const failures = outcomes.filter((o) => !o.fullLoop);
+    for (const f of failures.slice(0, showFailures)) console.log(`\n[${f.category}${f.seenTokens ? '' : ', unseen tokens'}]\n${f.transcript.join('\n')}`);
+    results[set.name] = { seed: set.seed, dialogues: n, exchanges: outcomes.length, table, categories };
+  }
+  await engine.unload();
+  const minutes = (performance.now() - t0) / 60_000;
+  console.log(`\nevaluated in ${minutes.toFixed(1)} min`);
+  if (process.argv.includes('--write-manifest')) {
+    const path = join(DEFAULT_MICRO_MODEL_DIR, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    manifest.evaluation = {
+      command: 'npx tsx scripts/micro-llama/evaluate.ts --write-manifest',
+      method: 'greedy (temperature 0), unforced, through createNodeEngine (onnx backend, onnxruntime-node CPU) and parseAssistantOutput; tool results synthesized from the world; exact match',
+      columns: { toolChoice: 'the first message calls the right tool (or none)', exactCall: 'the call parses to exactly the expected call', answerHasValue: 'the answer after the result contains every expected value', terminators: 'eom after the call, eot after the answer', fullLoop: 'all of these, with no extra call' },
+      weightsSha256: artifact.manifest.weights.sha256,
+      ...results,
+    };
+    writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+    console.log(`wrote the evaluation into ${path}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

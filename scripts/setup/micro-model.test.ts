@@ -1,0 +1,151 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InferenceSession } from 'onnxruntime-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeEngine } from '../../worker/create-node-engine';
+import { parseAssistantOutput } from '../../src/format/parse';
+import { renderIds } from '../../src/format/render';
+import { loadTokenizer } from '../../src/format/tokenizer/load-node';
+import type { Message } from '../../src/format/types';
+import { BUILTIN_TOOLS } from '../micro-llama/dialogues';
+import { MICRO_MODEL_ID, microModelEntry } from '../micro-llama/evaluate';
+import { openLlamaSession, runLlamaStep } from '../onnx/ort-llama';
+import { referenceLlamaForward } from '../onnx/reference-llama';
+import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, halfToFloat, readMicroArtifact, type MicroArtifact } from './micro-model';
+
+const tokenizer = loadTokenizer();
+const OPTIONS = { builtinTools: [...BUILTIN_TOOLS], date: '2026-08-11' };
+const QUESTION = 'What is the population of Oslo?';
+const PROMPT = renderIds({ ...OPTIONS, messages: [{ role: 'user', content: QUESTION }] }, tokenizer);
+
+let dir: string;
+let artifact: MicroArtifact;
+let session: InferenceSession;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'microllama-'));
+  const t0 = performance.now();
+  await buildMicroModel(dir, { artifactDir: DEFAULT_MICRO_MODEL_DIR, tokenizerDir: join(dir, 'no-tokenizer-here') });
+  console.log(`buildMicroModel: ${Math.round(performance.now() - t0)} ms, model.onnx ${(await stat(join(dir, 'onnx/model.onnx'))).size} bytes`);
+  artifact = await readMicroArtifact();
+  session = await openLlamaSession(join(dir, 'onnx/model.onnx'));
+});
+
+afterAll(async () => {
+  await session?.release();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('halfToFloat', () => {
+  it.each([
+    [0x3c00, 1], [0xc000, -2], [0x3555, 0.333251953125], [0x7bff, 65504], [0x0001, 2 ** -24], [0x0400, 2 ** -14],
+    [0x7c00, Infinity], [0xfc00, -Infinity], [0x0000, 0],
+  ])('%i → %d', (h, expected) => {
+    expect(halfToFloat(h)).toBe(expected);
+  });
+  it('reads NaN and -0', () => {
+    expect(halfToFloat(0x7e00)).toBeNaN();
+    expect(Object.is(halfToFloat(0x8000), -0)).toBe(true);
+  });
+});
+
+describe('the committed micro-llama artifact', () => {
+  it('stays small: weights.bin and manifest.json under 8 MB', async () => {
+    const bytes = (await stat(join(DEFAULT_MICRO_MODEL_DIR, 'weights.bin'))).size + (await stat(join(DEFAULT_MICRO_MODEL_DIR, 'manifest.json'))).size;
+    expect(bytes).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  it('describes itself: config, tensors, corpus and training settings, the accuracy table', () => {
+    const m = artifact.manifest;
+    expect(m.config).toMatchObject({ vocab_size: 128256, rope_scaling: null, tie_word_embeddings: true });
+    expect(m.corpus).toMatchObject({ generator: 'scripts/micro-llama/corpus.ts' });
+    expect(m.training).toMatchObject({ loss_curve: expect.any(Array) });
+    expect(m.evaluation).toMatchObject({ inDistribution: expect.any(Object), heldOut: expect.any(Object) });
+    expect(artifact.usedIds.length).toBeGreaterThan(1000);
+    expect(artifact.usedIds.length).toBeLessThan(10_000);
+  });
+
+  it('has rows for the structure\'s special ids and zero rows for ids the corpus never used', () => {
+    const used = new Set(artifact.usedIds);
+    for (const id of [128000, 128006, 128007, 128008, 128009, 128010]) expect(used.has(id)).toBe(true);
+    const embed = artifact.weights['model.embed_tokens.weight']!;
+    const H = artifact.manifest.config.hidden_size;
+    for (const id of [0, 1001, 128001, 128255]) {
+      if (!used.has(id)) expect(embed.subarray(id * H, (id + 1) * H).every((x) => x === 0)).toBe(true);
+    }
+  });
+});
+
+describe('buildMicroModel', () => {
+  it('writes config.json and generation_config.json as transformers.js reads them', async () => {
+    const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({
+      model_type: 'llama',
+      architectures: ['LlamaForCausalLM'],
+      ...artifact.manifest.config,
+      bos_token_id: 128000,
+      eos_token_id: [128001, 128008, 128009],
+      'transformers.js_config': { dtype: 'fp32' },
+    });
+    const gen = JSON.parse(await readFile(join(dir, 'generation_config.json'), 'utf8'));
+    expect(gen).toMatchObject({ eos_token_id: [128001, 128008, 128009] });
+  });
+
+  it('is idempotent via its stamp and rebuilds when the stamp is stale', async () => {
+    const model = join(dir, 'onnx/model.onnx');
+    const before = (await stat(model)).mtimeMs;
+    await buildMicroModel(dir, { artifactDir: DEFAULT_MICRO_MODEL_DIR, tokenizerDir: join(dir, 'none') });
+    expect((await stat(model)).mtimeMs).toBe(before);
+
+    await writeFile(join(dir, '.micro-model.stamp'), 'stale');
+    await buildMicroModel(dir, { artifactDir: DEFAULT_MICRO_MODEL_DIR, tokenizerDir: join(dir, 'none') });
+    expect((await stat(model)).mtimeMs).toBeGreaterThan(before);
+  });
+
+  it('gives the logits of the reference forward, and exactly 0 for ids without a row', async () => {
+    const config = artifact.manifest.config;
+    const V = config.vocab_size;
+    const { logits } = await runLlamaStep(session, config, { ids: [PROMPT] });
+    const reference = referenceLlamaForward(config, artifact.weights, PROMPT);
+    const used = new Set(artifact.usedIds);
+    for (const p of [0, 5, Math.floor(PROMPT.length / 2), PROMPT.length - 1]) {
+      const got = logits.subarray(p * V, (p + 1) * V);
+      const want = reference.subarray(p * V, (p + 1) * V);
+      let maxDiff = 0;
+      for (let i = 0; i < V; i++) maxDiff = Math.max(maxDiff, Math.abs(got[i]! - want[i]!));
+      expect(maxDiff).toBeLessThan(1e-3);
+      for (const id of [1001, 128255]) if (!used.has(id)) expect(got[id]).toBe(0);
+    }
+  });
+});
+
+describe('the micro model through createNodeEngine', () => {
+  it('greedy, unforced: searches for an in-distribution question, reads the result and answers with it', async () => {
+    await buildMicroModel();
+    const engine = createNodeEngine([microModelEntry()]);
+    await engine.load(MICRO_MODEL_ID);
+    try {
+      const first = await engine.generate({ tokens: PROMPT, sampling: { temperature: 0 }, maxTokens: 64 });
+      expect(first.text).toBe('<|python_tag|>brave_search.call(query="population of Oslo")');
+      expect(first.stop).toBe('eom');
+      expect(parseAssistantOutput(`${first.text}<|eom_id|>`).toolCalls).toEqual([{ kind: 'builtin', name: 'brave_search', arguments: { query: 'population of Oslo' } }]);
+
+      const result = {
+        query: 'population of Oslo',
+        results: [{ title: 'Oslo population 2024', url: 'https://worldpopulationreview.com/cities/norway/oslo', description: 'The population of Oslo, Norway is 634,293 according to the latest estimate.' }],
+      };
+      const messages: Message[] = [
+        { role: 'user', content: QUESTION },
+        { role: 'assistant', content: '', raw: first.text, ids: first.tokens, stop: 'eom' },
+        { role: 'ipython', content: result },
+      ];
+      const second = await engine.generate({ tokens: renderIds({ ...OPTIONS, messages }, tokenizer), sampling: { temperature: 0 }, maxTokens: 64 });
+      expect(second.stop).toBe('eot');
+      expect(second.text).toContain('634,293');
+      expect(second.stats.reusedTokens).toBe(PROMPT.length + first.tokens.length);
+    } finally {
+      await engine.unload();
+    }
+  });
+});
