@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptIds } from '../agent/test-support';
-import type { LoadedModelInfo } from '../engine/contract';
+import type { EngineLike, LoadedModelInfo } from '../engine/contract';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import type { ToolCall } from '../format/types';
 import { defineCustomTool } from '../tools/custom-tool';
@@ -124,5 +124,32 @@ describe('ChatSession clear', () => {
     expect(events.map((e) => e.type)).toContain('cleared');
     expect(ends(events)[0]).toMatchObject({ reason: 'aborted' });
     expect(s.transcript).toEqual([]);
+  });
+});
+
+describe('ChatSession sampling', () => {
+  it("a model's own sampling (the micro model is greedy) wins over the user's settings", async () => {
+    const seen: Array<number | undefined> = [];
+    const spy: EngineLike = {
+      generate: (request, onTokens, signal) => {
+        seen.push(request.sampling?.temperature);
+        return engine.generate(request, onTokens, signal);
+      },
+      tokenize: (t) => engine.tokenize(t),
+      countTokens: (t) => engine.countTokens(t),
+      decode: (ids) => engine.decode(ids),
+      encodeSegments: (segments) => engine.encodeSegments(segments),
+    };
+    const make = (modelId: string) =>
+      new ChatSession({
+        engine: spy,
+        model: () => ({ ...model, modelId }),
+        tools: () => [],
+        settings: () => ({ sampling: { temperature: 0.9 }, maxSteps: 1, maxTokensPerStep: 2 }),
+        confirm: async () => 'once',
+      });
+    await make('tiny-llama').send('a');
+    await make('micro-llama').send('b');
+    expect(seen).toEqual([0.9, 0]);
   });
 });

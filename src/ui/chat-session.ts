@@ -12,6 +12,8 @@
 import type { AgentEvent, FinishReason } from '../agent/events';
 import { runAgent } from '../agent/run-agent';
 import type { EngineLike, LoadedModelInfo, SamplingParams, SerializedError } from '../engine/contract';
+import { findModel } from '../engine/model-list';
+import { MODELS } from '../engine/models';
 import type { Message, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
 
@@ -145,7 +147,8 @@ export class ChatSession {
         conversation: { messages: [...before, { role: 'user', content: userText }] },
         maxSteps: settings.maxSteps,
         maxTokensPerStep: settings.maxTokensPerStep,
-        sampling: settings.sampling,
+        // A model's own sampling (the micro model is greedy) wins over the user's defaults.
+        sampling: { ...settings.sampling, ...(findModel(MODELS, this.o.model()?.modelId ?? '')?.sampling ?? {}) },
         signal: controller.signal,
         model: this.o.model(),
         confirm: (call) => this.confirm(call, controller.signal),

@@ -1,0 +1,95 @@
+/**
+ * The micro model, unforced, in headless Chromium: the engine worker on WASM and on WebGPU
+ * (SwiftShader), the loop on the page, brave_search/wolfram_alpha through the vite proxy against the
+ * loopback fake, the code interpreter in its sandbox. The model decides, calls, reads and answers.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events';
+import { ofType } from '../../src/agent/test-support';
+import { MODELS } from '../../src/engine/models';
+import { MICRO_E2E_CASES, MICRO_E2E_RENDER_OPTIONS, type MicroE2eCase } from '../../scripts/micro-llama/e2e-cases';
+import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
+import { launchBrowser, openPage, startVite } from './harness';
+
+const MICRO = MODELS.find((m) => m.demo)!;
+const byName = (name: string) => MICRO_E2E_CASES.find((c) => c.name === name)!;
+const ENV = ['BRAVE_API_KEY', 'BRAVE_API_BASE', 'WOLFRAM_APP_ID', 'WOLFRAM_API_BASE'] as const;
+const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
+
+let browser: Browser;
+let vite: Awaited<ReturnType<typeof startVite>>;
+let fake: BraveWolframFake;
+
+beforeAll(async () => {
+  fake = await startBraveWolframFake();
+  Object.assign(process.env, { BRAVE_API_KEY: fake.braveKey, BRAVE_API_BASE: fake.braveBase, WOLFRAM_APP_ID: fake.wolframAppId, WOLFRAM_API_BASE: fake.wolframBase });
+  vite = await startVite();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await vite?.server.close();
+  await fake?.close();
+  for (const k of ENV) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+});
+
+function answerWith(c: MicroE2eCase): void {
+  fake.braveAnswer = (q) => (typeof c.result === 'object' && c.result && q === c.call?.arguments.query ? (c.result.results as never) : undefined);
+  fake.wolframAnswer = (input) => (typeof c.result === 'string' && input === c.call?.arguments.query ? c.result : undefined);
+}
+
+async function microPage(device: 'wasm' | 'webgpu'): Promise<{ page: Page; logs: string[] }> {
+  const opened = await openPage(browser, `${vite.url}/tests/browser/pages/micro.html`);
+  await opened.page.waitForFunction(() => window.ready === true);
+  await opened.page.evaluate(({ id, device }) => window.engine.load(id, { device }).then(() => undefined), { id: MICRO.id, device });
+  return opened;
+}
+
+function expectFullLoop(events: AgentEvent[], c: MicroE2eCase): void {
+  expect(ofType(events, 'tool-call').map((e) => e.call)).toEqual([c.call]);
+  expect(ofType(events, 'step-finish').map((s) => s.stop)).toEqual(['eom', 'eot']);
+  expect(ofType(events, 'tool-result')[0]!.isError).toBe(false);
+  const finish = ofType(events, 'finish')[0]!;
+  expect(finish.reason).toBe('done');
+  for (const part of c.answerContains) expect(finish.text).toContain(part);
+}
+
+describe('WASM', () => {
+  let page: Page;
+  let logs: string[];
+  beforeAll(async () => ({ page, logs } = await microPage('wasm')), 120_000);
+  afterAll(() => page?.close());
+
+  for (const name of ['population (brave_search)', 'arithmetic (wolfram_alpha)', 'sum (code_interpreter)']) {
+    it(name, async () => {
+      const c = byName(name);
+      answerWith(c);
+      try {
+        expectFullLoop(await page.evaluate(({ q, date }) => window.ask(q, date), { q: c.question, date: MICRO_E2E_RENDER_OPTIONS.date as string }), c);
+      } catch (e) {
+        console.log(logs.join('\n'));
+        throw e;
+      }
+    }, 120_000);
+  }
+});
+
+describe('WebGPU (SwiftShader: correct, slow)', () => {
+  it('population (brave_search)', async () => {
+    const { page, logs } = await microPage('webgpu');
+    const c = byName('population (brave_search)');
+    answerWith(c);
+    try {
+      expectFullLoop(await page.evaluate(({ q, date }) => window.ask(q, date), { q: c.question, date: MICRO_E2E_RENDER_OPTIONS.date as string }), c);
+    } catch (e) {
+      console.log(logs.join('\n'));
+      throw e;
+    } finally {
+      await page.close();
+    }
+  }, 300_000);
+});

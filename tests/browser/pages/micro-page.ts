@@ -1,0 +1,38 @@
+// Test page: the unforced loop with the micro model, the real tools (proxy on this origin, Pyodide sandbox).
+import type { AgentEvent } from '../../../src/agent/events';
+import { runAgent } from '../../../src/agent/run-agent';
+import { EngineClient } from '../../../src/engine/client';
+import { PyodideSandbox } from '../../../src/sandbox/pyodide-sandbox';
+import { braveSearchTool } from '../../../src/tools/brave-search';
+import { codeInterpreterTool } from '../../../src/tools/code-interpreter';
+import { wolframAlphaTool } from '../../../src/tools/wolfram-alpha';
+
+declare global {
+  interface Window {
+    engine: EngineClient;
+    ask: (question: string, date: string) => Promise<AgentEvent[]>;
+    ready: boolean;
+  }
+}
+
+window.engine = EngineClient.start({
+  modelsBaseUrl: new URL('/models/', location.href).href,
+  wasmBaseUrl: new URL('/ort/', location.href).href,
+});
+const tools = [braveSearchTool(), wolframAlphaTool(), codeInterpreterTool(new PyodideSandbox())];
+
+window.ask = async (question, date) => {
+  const events: AgentEvent[] = [];
+  for await (const e of runAgent({
+    engine: window.engine,
+    tools,
+    conversation: { date, messages: [{ role: 'user', content: question }] },
+    sampling: { temperature: 0 },
+    confirm: async () => true,
+    model: window.engine.model,
+  })) {
+    events.push(e);
+  }
+  return events;
+};
+window.ready = true;
