@@ -231,6 +231,42 @@ export function formatTable(title: string, table: Record<string, AccuracyRow>): 
   return lines.join('\n');
 }
 
+export interface SetResult {
+  seed: number;
+  dialogues: number;
+  exchanges: number;
+  table: Record<string, AccuracyRow>;
+  categories: Record<string, AccuracyRow>;
+}
+
+/**
+ * Runs the named evaluation sets greedily (count dialogues for inDistribution and heldOut, half for the
+ * others); deterministic for a given count. Shared by this script and `npm run bench`.
+ */
+export async function evaluate(
+  engine: Engine,
+  tokenizer: TextTokenizer,
+  ids: CorpusIds,
+  o: { count: number; sets: readonly string[]; showFailures?: number; log?: (line: string) => void },
+): Promise<Record<string, SetResult>> {
+  const results: Record<string, SetResult> = {};
+  for (const set of evalSets().filter((s) => o.sets.includes(s.name))) {
+    const rng = new Rng(set.seed);
+    const n = set.name === 'inDistribution' || set.name === 'heldOut' ? o.count : Math.ceil(o.count / 2);
+    const outcomes: ExchangeOutcome[] = [];
+    for (let i = 0; i < n; i++) outcomes.push(...(await runDialogue(engine, tokenizer, generateDialogue(rng, set.options), ids)));
+    const table = accuracyTable(outcomes, set.name !== 'inDistribution');
+    const categories = categoryTable(outcomes);
+    o.log?.(`\n${formatTable(`${set.name}: ${n} dialogues, ${outcomes.length} exchanges`, table)}`);
+    o.log?.(formatTable('  by category', categories));
+    for (const f of outcomes.filter((x) => !x.fullLoop).slice(0, o.showFailures ?? 0)) {
+      o.log?.(`\n[${f.category}${f.seenTokens ? '' : ', unseen tokens'}]\n${f.transcript.join('\n')}`);
+    }
+    results[set.name] = { seed: set.seed, dialogues: n, exchanges: outcomes.length, table, categories };
+  }
+  return results;
+}
+
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
@@ -283,21 +319,7 @@ async function main(): Promise<void> {
     await engine.unload();
     return;
   }
-  const results: Record<string, unknown> = {};
-  for (const set of evalSets().filter((s) => sets.includes(s.name))) {
-    const rng = new Rng(set.seed);
-    const n = set.name === 'inDistribution' || set.name === 'heldOut' ? count : Math.ceil(count / 2);
-    const outcomes: ExchangeOutcome[] = [];
-    for (let i = 0; i < n; i++) outcomes.push(...(await runDialogue(engine, tokenizer, generateDialogue(rng, set.options), ids)));
-    const withCoverage = set.name !== 'inDistribution';
-    const table = accuracyTable(outcomes, withCoverage);
-    const categories = categoryTable(outcomes);
-    console.log(`\n${formatTable(`${set.name}: ${n} dialogues, ${outcomes.length} exchanges`, table)}`);
-    console.log(formatTable('  by category', categories));
-    const failures = outcomes.filter((o) => !o.fullLoop);
-    for (const f of failures.slice(0, showFailures)) console.log(`\n[${f.category}${f.seenTokens ? '' : ', unseen tokens'}]\n${f.transcript.join('\n')}`);
-    results[set.name] = { seed: set.seed, dialogues: n, exchanges: outcomes.length, table, categories };
-  }
+  const results = await evaluate(engine, tokenizer, ids, { count, sets, showFailures, log: console.log });
   await engine.unload();
   const minutes = (performance.now() - t0) / 60_000;
   console.log(`\nevaluated in ${minutes.toFixed(1)} min`);
