@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_RESULT } from '../../tests/fixtures/worked-example';
+import { MICRO_E2E_CASES } from '../../scripts/micro-llama/e2e-cases';
 
 const ROOT = join(import.meta.dirname, '../..');
 const WORKED = join(ROOT, 'tests/fixtures/worked-example.json');
@@ -72,6 +73,19 @@ describe('cli', () => {
     expect(report.toolResults).toEqual([{ name: 'brave_search', content: WORKED_EXAMPLE_RESULT, isError: false, recorded: true }]);
   });
 
+  it('ask runs the micro model unforced; --results answers its call from a recording', () => {
+    const oslo = MICRO_E2E_CASES.find((c) => c.name === 'population (brave_search)')!;
+    const results = tempFile(JSON.stringify({ brave_search: { [String(oslo.call!.arguments.query)]: oslo.result } }));
+    const r = cli(['ask', '--results', results, oslo.question]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { answer: string; finish: string; steps: Array<{ raw: string; stop: string; toolCalls: unknown[]; toolResults: Array<{ isError: boolean }> }> };
+    expect(out.steps.map((s) => s.stop)).toEqual(['eom', 'eot']);
+    expect(out.steps[0]!.toolCalls).toEqual([oslo.call]);
+    expect(out.steps[0]!.toolResults[0]!.isError).toBe(false);
+    expect(out.answer).toContain('634,293');
+  });
+
   const bad: Record<string, { args: string[]; error: RegExp }> = {
     'a missing file': { args: ['render', '/nonexistent/conv.json'], error: /cannot read/ },
     'no FILE': { args: ['render'], error: /missing FILE/ },
@@ -82,6 +96,7 @@ describe('cli', () => {
       error: /must follow an assistant turn/,
     },
     'an unknown command': { args: ['frobnicate'], error: /unknown command/ },
+    'ask without a question': { args: ['ask'], error: /missing the question/ },
   };
   for (const [name, { args, error }] of Object.entries(bad)) {
     it(`${name}: one-line error on stderr, exit code 2`, () => {
