@@ -61,7 +61,7 @@ function expectFullLoop(events: AgentEvent[], c: MicroE2eCase): void {
 describe('WASM', () => {
   let page: Page;
   let logs: string[];
-  beforeAll(async () => ({ page, logs } = await microPage('wasm')), 120_000);
+  beforeAll(async () => ({ page, logs } = await microPage('wasm')), 300_000);
   afterAll(() => page?.close());
 
   for (const name of ['population (brave_search)', 'arithmetic (wolfram_alpha)', 'sum (code_interpreter)']) {
