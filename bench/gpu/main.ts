@@ -19,7 +19,7 @@
  *   this page's main thread.
  * - Sampling: ours copies each step's logits to the CPU and samples in JS; web-llm samples itself.
  */
-import { CreateMLCEngine, type ChatCompletionMessageParam, type CompletionUsage, type MLCEngine, type ModelRecord } from '@mlc-ai/web-llm';
+import { CreateMLCEngine, type ChatCompletionMessageParam, type CompletionUsage, type MLCEngine } from '@mlc-ai/web-llm';
 import { EngineClient } from '../../src/engine/client';
 import type { SamplingParams } from '../../src/engine/contract';
 import { findModel, type ModelEntry } from '../../src/engine/model-list';
@@ -28,6 +28,7 @@ import { renderIds } from '../../src/format/render';
 import { END_OF_TEXT, EOM, EOT } from '../../src/format/special-tokens';
 import { createTokenizer } from '../../src/format/tokenizer/bpe';
 import { median } from '../measure';
+import { webLlmModelRecord } from '../../worker/backends/webllm-backend';
 
 const query = new URLSearchParams(location.search);
 const MODEL_ID = query.get('model') ?? 'Llama-3.1-8B-Instruct-q4f16_1-MLC';
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
   await client.load(entry.id, { onProgress: (p) => setProgress('ours', p.text) });
   log('loading web-llm MLCEngine…');
   const webllm = await CreateMLCEngine(entry.id, {
-    appConfig: { model_list: [await webllmRecord(entry)] },
+    appConfig: { model_list: [await webLlmModelRecord(entry, MODELS_BASE)] },
     initProgressCallback: (r) => setProgress('web-llm', r.text),
   });
 
@@ -177,27 +178,6 @@ function report(entry: ModelEntry, figures: Record<'ours' | 'webllm', RunFigures
     `For bench/results.json (section "gpu"):\n${JSON.stringify({ gpu: out }, null, 2)}`;
   console.log(`[bench/gpu] ours/web-llm decode ratio ${out.ratioOursOverWebllm} (${out.oursDecodeTokS} vs ${out.webllmDecodeTokS} tok/s)`);
   console.table(out);
-}
-
-/**
- * The record our webllm backend builds (worker/backends/webllm-backend.ts): local weights under
- * /models/ when present, else the public URLs — so both engines load the same files.
- */
-async function webllmRecord(entry: ModelEntry): Promise<ModelRecord> {
-  const local = `${MODELS_BASE}${entry.id}/resolve/main/`;
-  const libFile = entry.modelLib!.slice(entry.modelLib!.lastIndexOf('/') + 1);
-  // A dev server answers a missing file with its index.html (200, text/html): that is not a local copy.
-  const hasLocal = await fetch(`${local}mlc-chat-config.json`, { method: 'HEAD' }).then(
-    (r) => r.ok && !(r.headers.get('content-type') ?? '').includes('text/html'),
-    () => false,
-  );
-  return {
-    model: hasLocal ? local : entry.modelUrl!,
-    model_id: entry.id,
-    model_lib: hasLocal ? `${MODELS_BASE}${entry.id}/${libFile}` : entry.modelLib!,
-    required_features: entry.requiredFeatures,
-    overrides: { context_window_size: entry.contextWindow },
-  };
 }
 
 const progress: Record<string, string> = {};

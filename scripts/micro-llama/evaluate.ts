@@ -25,7 +25,7 @@ import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { Message, ParsedOutput, TextTokenizer, ToolCall } from '../../src/format/types';
 import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, MICRO_CONTEXT_WINDOW, readMicroArtifact } from '../setup/micro-model';
 import {
-  CATEGORIES, containsValue, dialogueConversation, dialogueOptions, ENTITY_CATEGORIES, NEW_NAME_CATEGORIES, searchExchange, generateDialogue, type Category, type Dialogue, type DialogueOptions, type Exchange,
+  CATEGORIES, containsValue, dialogueOptions, ENTITY_CATEGORIES, NEW_NAME_CATEGORIES, searchExchange, generateDialogue, type Category, type Dialogue, type DialogueOptions, type Exchange,
 } from './dialogues';
 import { trainingDialogues, trainingExample } from './corpus';
 import { Rng } from './rng';

@@ -11,7 +11,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildLlamaOnnx } from '../onnx/build-llama-onnx';
-import { allExist, BUILDER_SOURCES, copyTokenizer, hashSources, readText, writeAtomic } from './model-dir';
+import { allExist, BUILDER_SOURCES, copyTokenizer, hashSources, llamaConfigJson, readText, writeAtomic } from './model-dir';
 import { checkLlamaWeights, llamaDims, type LlamaConfig } from '../onnx/llama-config';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -133,23 +133,7 @@ async function readManifest(artifactDir: string): Promise<MicroManifest> {
 
 /** config.json as transformers.js (and HF) read it; fp32 by default on every device. */
 export function microConfigJson(config: LlamaConfig): Record<string, unknown> {
-  return {
-    architectures: ['LlamaForCausalLM'],
-    model_type: 'llama',
-    ...config,
-    hidden_act: 'silu',
-    max_position_embeddings: MICRO_CONTEXT_WINDOW,
-    attention_bias: false,
-    attention_dropout: 0,
-    mlp_bias: false,
-    pretraining_tp: 1,
-    initializer_range: 0.02,
-    use_cache: true,
-    bos_token_id: MICRO_BOS_ID,
-    eos_token_id: [...MICRO_EOS_IDS],
-    torch_dtype: 'float32',
-    'transformers.js_config': { dtype: 'fp32', use_external_data_format: false },
-  };
+  return llamaConfigJson(config, { maxPositions: MICRO_CONTEXT_WINDOW, bos: MICRO_BOS_ID, eos: MICRO_EOS_IDS });
 }
 
 /** generation_config.json: greedy, since the micro model is only reliable at its argmax. */

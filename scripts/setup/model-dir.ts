@@ -4,6 +4,7 @@
  * never leaves a half-written file behind a valid stamp.
  */
 import type { Hash } from 'node:crypto';
+import type { LlamaConfig } from '../onnx/llama-config';
 import { copyFile, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,4 +48,28 @@ export async function hashSources(h: Hash, relPaths: readonly string[]): Promise
     h.update(rel);
     h.update((await readText(fileURLToPath(new URL(rel, import.meta.url)))) ?? 'unavailable');
   }
+}
+
+/**
+ * config.json as transformers.js (and HF) read it for our ONNX Llama graphs; `transformers.js_config.dtype`
+ * makes fp32 the default on every device (the WASM backend would otherwise look for a q8 file).
+ */
+export function llamaConfigJson(config: LlamaConfig, o: { maxPositions: number; bos: number; eos: readonly number[] }): Record<string, unknown> {
+  return {
+    architectures: ['LlamaForCausalLM'],
+    model_type: 'llama',
+    ...config,
+    hidden_act: 'silu',
+    max_position_embeddings: o.maxPositions,
+    attention_bias: false,
+    attention_dropout: 0,
+    mlp_bias: false,
+    pretraining_tp: 1,
+    initializer_range: 0.02,
+    use_cache: true,
+    bos_token_id: o.bos,
+    eos_token_id: [...o.eos],
+    torch_dtype: 'float32',
+    'transformers.js_config': { dtype: 'fp32', use_external_data_format: false },
+  };
 }

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildLlamaOnnx } from '../onnx/build-llama-onnx';
-import { allExist, BUILDER_SOURCES, copyTokenizer, hashSources, readText, writeAtomic } from './model-dir';
+import { allExist, BUILDER_SOURCES, copyTokenizer, hashSources, llamaConfigJson, readText, writeAtomic } from './model-dir';
 import type { LlamaConfig } from '../onnx/llama-config';
 import { llamaWeightShapes } from '../onnx/llama-config';
 import { SeededRandom } from './seeded-random';
@@ -42,25 +42,9 @@ export const TINY_LLAMA_CONFIG: LlamaConfig = {
 export const TINY_BOS_ID = 128000;
 export const TINY_EOS_IDS: readonly number[] = [128001, 128008, 128009];
 
-/** config.json as transformers.js (and HF) read it; `transformers.js_config.dtype` makes fp32 the default on every device. */
+/** config.json as transformers.js (and HF) read it. */
 export function tinyConfigJson(): Record<string, unknown> {
-  return {
-    architectures: ['LlamaForCausalLM'],
-    model_type: 'llama',
-    ...TINY_LLAMA_CONFIG,
-    hidden_act: 'silu',
-    max_position_embeddings: 131072,
-    attention_bias: false,
-    attention_dropout: 0,
-    mlp_bias: false,
-    pretraining_tp: 1,
-    initializer_range: 0.02,
-    use_cache: true,
-    bos_token_id: TINY_BOS_ID,
-    eos_token_id: [...TINY_EOS_IDS],
-    torch_dtype: 'float32',
-    'transformers.js_config': { dtype: 'fp32', use_external_data_format: false },
-  };
+  return llamaConfigJson(TINY_LLAMA_CONFIG, { maxPositions: 131072, bos: TINY_BOS_ID, eos: TINY_EOS_IDS });
 }
 
 /** generation_config.json: Llama 3.1 Instruct's sampling defaults. */

@@ -49,6 +49,18 @@ async function microPage(device: 'wasm' | 'webgpu'): Promise<{ page: Page; logs:
   return opened;
 }
 
+/** Asks the case's question on the page (the fake answers it) and checks the full loop; prints the page's log on failure. */
+async function askAndCheck({ page, logs }: { page: Page; logs: string[] }, name: string): Promise<void> {
+  const c = byName(name);
+  answerWith(c);
+  try {
+    expectFullLoop(await page.evaluate(({ q, date }) => window.ask(q, date), { q: c.question, date: MICRO_E2E_RENDER_OPTIONS.date as string }), c);
+  } catch (e) {
+    console.log(logs.join('\n'));
+    throw e;
+  }
+}
+
 function expectFullLoop(events: AgentEvent[], c: MicroE2eCase): void {
   expect(ofType(events, 'tool-call').map((e) => e.call)).toEqual([c.call]);
   expect(ofType(events, 'step-finish').map((s) => s.stop)).toEqual(['eom', 'eot']);
@@ -59,37 +71,22 @@ function expectFullLoop(events: AgentEvent[], c: MicroE2eCase): void {
 }
 
 describe('WASM', () => {
-  let page: Page;
-  let logs: string[];
-  beforeAll(async () => ({ page, logs } = await microPage('wasm')), 300_000);
-  afterAll(() => page?.close());
+  let opened: { page: Page; logs: string[] };
+  beforeAll(async () => void (opened = await microPage('wasm')), 300_000);
+  afterAll(() => opened?.page.close());
 
   for (const name of ['population (brave_search)', 'arithmetic (wolfram_alpha)', 'sum (code_interpreter)']) {
-    it(name, async () => {
-      const c = byName(name);
-      answerWith(c);
-      try {
-        expectFullLoop(await page.evaluate(({ q, date }) => window.ask(q, date), { q: c.question, date: MICRO_E2E_RENDER_OPTIONS.date as string }), c);
-      } catch (e) {
-        console.log(logs.join('\n'));
-        throw e;
-      }
-    }, 120_000);
+    it(name, () => askAndCheck(opened, name), 120_000);
   }
 });
 
 describe('WebGPU (SwiftShader: correct, slow)', () => {
   it('population (brave_search)', async () => {
-    const { page, logs } = await microPage('webgpu');
-    const c = byName('population (brave_search)');
-    answerWith(c);
+    const opened = await microPage('webgpu');
     try {
-      expectFullLoop(await page.evaluate(({ q, date }) => window.ask(q, date), { q: c.question, date: MICRO_E2E_RENDER_OPTIONS.date as string }), c);
-    } catch (e) {
-      console.log(logs.join('\n'));
-      throw e;
+      await askAndCheck(opened, 'population (brave_search)');
     } finally {
-      await page.close();
+      await opened.page.close();
     }
   }, 300_000);
 });

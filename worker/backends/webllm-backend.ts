@@ -23,7 +23,7 @@ export async function createWebLlmBackend(ctx: BackendLoadContext, config: Engin
   const { entry, signal } = ctx;
   await checkAdapter(entry);
   const webllm = await import('@mlc-ai/web-llm');
-  const record = await modelRecord(entry, config);
+  const record = await webLlmModelRecord(entry, config.modelsBaseUrl);
   const processor = new ForcingProcessor();
   const engine = new webllm.MLCEngine({
     appConfig: { model_list: [record], cacheBackend: 'cache' },
@@ -96,8 +96,8 @@ class WebLlmBackend implements Backend {
 }
 
 /** The model record for web-llm: local weights under models/ when present (offline demo), else the public URLs. */
-async function modelRecord(entry: ModelEntry, config: EngineConfig): Promise<WebLlm.ModelRecord> {
-  const local = `${config.modelsBaseUrl}${entry.id}/resolve/main/`;
+export async function webLlmModelRecord(entry: ModelEntry, modelsBaseUrl: string): Promise<WebLlm.ModelRecord> {
+  const local = `${modelsBaseUrl}${entry.id}/resolve/main/`;
   const libFile = entry.modelLib!.slice(entry.modelLib!.lastIndexOf('/') + 1);
   // A dev server answers unknown paths with its HTML page: only a non-HTML 200 means the file is there.
   const hasLocal = await fetch(`${local}mlc-chat-config.json`, { method: 'HEAD' }).then(
@@ -107,7 +107,7 @@ async function modelRecord(entry: ModelEntry, config: EngineConfig): Promise<Web
   return {
     model: hasLocal ? local : entry.modelUrl!,
     model_id: entry.id,
-    model_lib: hasLocal ? `${config.modelsBaseUrl}${entry.id}/${libFile}` : entry.modelLib!,
+    model_lib: hasLocal ? `${modelsBaseUrl}${entry.id}/${libFile}` : entry.modelLib!,
     required_features: entry.requiredFeatures,
     overrides: { context_window_size: entry.contextWindow },
   };
