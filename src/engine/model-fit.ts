@@ -24,8 +24,12 @@ const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|software|basic render/i;
 const INTEGRATED = /intel|integrated|apple|mali|adreno|uhd|iris|gen-?\d/i;
 
 export function isSoftwareAdapter(caps: GpuCapabilities): boolean {
-  const a = caps.adapter;
-  return !!a && SOFTWARE_ADAPTER.test(`${a.vendor} ${a.architecture} ${a.description}`);
+  return !!caps.adapter && isSoftwareAdapterInfo(caps.adapter);
+}
+
+/** SwiftShader, llvmpipe and friends: WebGPU emulated on the CPU (correct, far slower than WASM). */
+export function isSoftwareAdapterInfo(info: { vendor?: string; architecture?: string; description?: string }): boolean {
+  return SOFTWARE_ADAPTER.test(`${info.vendor ?? ''} ${info.architecture ?? ''} ${info.description ?? ''}`);
 }
 
 /** Estimated GPU memory budget in MB, or null when nothing can be said. */

@@ -158,6 +158,15 @@ for (const device of ['webgpu', 'wasm'] as const) {
   });
 }
 
+describe('device "auto"', () => {
+  it('picks WASM over a software WebGPU adapter (SwiftShader is correct but far slower)', async () => {
+    const page = await enginePage();
+    const info = await page.evaluate(() => window.engine.load('tiny-llama', { device: 'auto' }));
+    expect(info.device).toBe('wasm');
+    await page.close();
+  }, 180_000);
+});
+
 describe('a lost GPU device', () => {
   it('fails the next generate with device_lost; loading again recovers', async () => {
     const page = await enginePage();

@@ -8,6 +8,7 @@
 import { AutoModelForCausalLM, DynamicCache, env, Tensor, type PreTrainedModel } from '@huggingface/transformers';
 import type { LoadProgress, OnnxDevice } from '../../src/engine/contract';
 import { EngineError } from '../../src/engine/errors';
+import { isSoftwareAdapterInfo } from '../../src/engine/model-fit';
 import type { Backend, BackendLoadContext } from './backend';
 
 export interface OnnxEnvironment {
@@ -133,6 +134,7 @@ function configureEnvironment(environment: OnnxEnvironment, remote: boolean): vo
   }
 }
 
+/** Where to run: Node → cpu; `auto` → WebGPU on a real GPU, else WASM. */
 async function chooseDevice(requested: OnnxDevice): Promise<TjsDevice> {
   const isNode = typeof process !== 'undefined' && process.versions?.node !== undefined;
   if (isNode) {
@@ -147,7 +149,9 @@ async function chooseDevice(requested: OnnxDevice): Promise<TjsDevice> {
   if (requested === 'webgpu' && !adapter) {
     throw new EngineError('webgpu_unavailable', 'WebGPU is not available in this browser (no adapter); use the WASM device');
   }
-  return adapter ? 'webgpu' : 'wasm';
+  if (requested === 'webgpu') return 'webgpu';
+  // "auto": a real GPU, else WASM — a software WebGPU adapter is correct but far slower than WASM.
+  return adapter && !isSoftwareAdapterInfo(adapter.info ?? {}) ? 'webgpu' : 'wasm';
 }
 
 async function checkGpuFeatures(required: readonly string[]): Promise<void> {
