@@ -10,20 +10,18 @@ import { scriptIds } from '../../src/agent/test-support';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
 import { WORKED_EXAMPLE_CALL, WORKED_EXAMPLE_HIT, WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_QUESTION } from '../fixtures/worked-example';
-import { launchBrowser, openPage, startVite } from './harness';
+import { launchBrowser, openPage, pointToolProxyAt, startVite } from './harness';
 
 const tokenizer = loadTokenizer();
 let browser: Browser;
 let vite: Awaited<ReturnType<typeof startVite>>;
 let fake: BraveWolframFake;
-const saved = { key: process.env.BRAVE_API_KEY, base: process.env.BRAVE_API_BASE };
+let restoreEnv = () => {};
 
 beforeAll(async () => {
   fake = await startBraveWolframFake();
   fake.braveAnswer = () => [WORKED_EXAMPLE_HIT];
-  // The vite plugin's proxy reads these at request time.
-  process.env.BRAVE_API_KEY = fake.braveKey;
-  process.env.BRAVE_API_BASE = fake.braveBase;
+  restoreEnv = pointToolProxyAt(fake);
   vite = await startVite();
   browser = await launchBrowser();
 });
@@ -31,10 +29,7 @@ afterAll(async () => {
   await browser?.close();
   await vite?.server.close();
   await fake?.close();
-  process.env.BRAVE_API_KEY = saved.key;
-  process.env.BRAVE_API_BASE = saved.base;
-  if (saved.key === undefined) delete process.env.BRAVE_API_KEY;
-  if (saved.base === undefined) delete process.env.BRAVE_API_BASE;
+  restoreEnv();
 });
 
 it("the second prompt is FORMAT.md's byte for byte, and its prefill is only the appended ids", async () => {

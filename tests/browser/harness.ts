@@ -55,3 +55,20 @@ export async function openPage(browser: Browser, url: string): Promise<{ page: P
   await page.goto(url);
   return { page, logs };
 }
+
+const PROXY_ENV = ['BRAVE_API_KEY', 'BRAVE_API_BASE', 'WOLFRAM_APP_ID', 'WOLFRAM_API_BASE'] as const;
+
+/**
+ * Points the vite server's tool proxy (it reads these variables at request time) at the loopback
+ * fake, with the fake's keys. Returns the function that restores the environment.
+ */
+export function pointToolProxyAt(fake: { braveKey: string; braveBase: string; wolframAppId: string; wolframBase: string }): () => void {
+  const saved = Object.fromEntries(PROXY_ENV.map((k) => [k, process.env[k]]));
+  Object.assign(process.env, { BRAVE_API_KEY: fake.braveKey, BRAVE_API_BASE: fake.braveBase, WOLFRAM_APP_ID: fake.wolframAppId, WOLFRAM_API_BASE: fake.wolframBase });
+  return () => {
+    for (const k of PROXY_ENV) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  };
+}

@@ -10,12 +10,11 @@ import { ofType } from '../../src/agent/test-support';
 import { MODELS } from '../../src/engine/models';
 import { MICRO_E2E_CASES, MICRO_E2E_RENDER_OPTIONS, type MicroE2eCase } from '../../scripts/micro-llama/e2e-cases';
 import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
-import { launchBrowser, openPage, startVite } from './harness';
+import { launchBrowser, openPage, pointToolProxyAt, startVite } from './harness';
 
 const MICRO = MODELS.find((m) => m.demo)!;
 const byName = (name: string) => MICRO_E2E_CASES.find((c) => c.name === name)!;
-const ENV = ['BRAVE_API_KEY', 'BRAVE_API_BASE', 'WOLFRAM_APP_ID', 'WOLFRAM_API_BASE'] as const;
-const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
+let restoreEnv = () => {};
 
 let browser: Browser;
 let vite: Awaited<ReturnType<typeof startVite>>;
@@ -23,7 +22,7 @@ let fake: BraveWolframFake;
 
 beforeAll(async () => {
   fake = await startBraveWolframFake();
-  Object.assign(process.env, { BRAVE_API_KEY: fake.braveKey, BRAVE_API_BASE: fake.braveBase, WOLFRAM_APP_ID: fake.wolframAppId, WOLFRAM_API_BASE: fake.wolframBase });
+  restoreEnv = pointToolProxyAt(fake);
   vite = await startVite();
   browser = await launchBrowser();
 });
@@ -31,10 +30,7 @@ afterAll(async () => {
   await browser?.close();
   await vite?.server.close();
   await fake?.close();
-  for (const k of ENV) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  restoreEnv();
 });
 
 function answerWith(c: MicroE2eCase): void {

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
 import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
-import { launchBrowser, startVite } from './harness';
+import { launchBrowser, pointToolProxyAt, startVite } from './harness';
 import { ask, blockOutside, forcedIds, loadTinyModel, screenshot, waitForChatPage } from './pages/ui-support';
 
 let browser: Browser;
@@ -20,7 +20,7 @@ let vite: Awaited<ReturnType<typeof startVite>>;
 let fake: BraveWolframFake;
 let outside: string[];
 const logs: string[] = [];
-const saved = { key: process.env.BRAVE_API_KEY, base: process.env.BRAVE_API_BASE };
+let restoreEnv = () => {};
 
 type StepFinish = Extract<AgentEvent, { type: 'step-finish' }>;
 declare global {
@@ -33,8 +33,7 @@ declare global {
 beforeAll(async () => {
   fake = await startBraveWolframFake();
   fake.braveAnswer = () => [{ title: 'Reykjavik', url: 'https://en.wikipedia.org/wiki/Reykjavik', description: 'Reykjavik had about <b>139,000</b> people in 2024.' }];
-  process.env.BRAVE_API_KEY = fake.braveKey;
-  process.env.BRAVE_API_BASE = fake.braveBase;
+  restoreEnv = pointToolProxyAt(fake);
   vite = await startVite();
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -54,10 +53,7 @@ afterAll(async () => {
   await browser?.close();
   await vite?.server.close();
   await fake?.close();
-  for (const [k, v] of [['BRAVE_API_KEY', saved.key], ['BRAVE_API_BASE', saved.base]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv();
 });
 afterEach(({ task }) => {
   if (task.result?.state === 'fail') console.log(logs.join('\n'));
