@@ -28,11 +28,7 @@ const sandbox = new NodePythonSandbox();
 beforeAll(async () => {
   engine = createNodeEngine();
   fake = await startBraveWolframFake();
-  proxy = await startToolProxyServer({
-    env: { BRAVE_API_KEY: fake.braveKey, WOLFRAM_APP_ID: fake.wolframAppId },
-    braveBase: fake.braveBase,
-    wolframBase: fake.wolframBase,
-  });
+  proxy = await startToolProxyServer(fake.proxyOptions());
   await Promise.all([engine.load(MICRO.id), sandbox.warm()]);
 }, 120_000);
 afterAll(async () => {

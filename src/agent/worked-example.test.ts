@@ -20,7 +20,7 @@ let proxy: Awaited<ReturnType<typeof startToolProxyServer>>;
 beforeAll(async () => {
   fake = await startBraveWolframFake();
   fake.braveAnswer = () => [WORKED_EXAMPLE_HIT];
-  proxy = await startToolProxyServer({ env: { BRAVE_API_KEY: fake.braveKey }, braveBase: fake.braveBase });
+  proxy = await startToolProxyServer(fake.proxyOptions());
 });
 afterAll(async () => {
   await proxy?.close();
@@ -61,7 +61,7 @@ describe('proxy failures reach the model as error results; the loop goes on', ()
   };
   for (const [name, { mode, result }] of Object.entries(cases)) {
     it(name, async () => {
-      const slowProxy = await startToolProxyServer({ env: { BRAVE_API_KEY: fake.braveKey }, braveBase: fake.braveBase, timeoutMs: 300 });
+      const slowProxy = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300 });
       fake.setMode('brave', mode);
       const engine = createNodeEngine();
       await engine.load('tiny-llama');

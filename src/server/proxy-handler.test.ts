@@ -11,12 +11,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => {
   fake.reset();
-  options = {
-    env: { BRAVE_API_KEY: fake.braveKey, WOLFRAM_APP_ID: fake.wolframAppId },
-    braveBase: fake.braveBase,
-    wolframBase: fake.wolframBase,
-    timeoutMs: 2_000,
-  };
+  options = { ...fake.proxyOptions(), timeoutMs: 2_000 };
 });
 
 async function get(url: string, extra: Partial<ToolProxyOptions> = {}): Promise<ToolProxyResponse> {

@@ -25,11 +25,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   fake.reset();
-  options = {
-    env: { BRAVE_API_KEY: fake.braveKey, WOLFRAM_APP_ID: fake.wolframAppId },
-    braveBase: fake.braveBase,
-    wolframBase: fake.wolframBase,
-  };
+  options = fake.proxyOptions();
 });
 
 /** The same two checks against any server: an endpoint answers, other paths are not ours. */

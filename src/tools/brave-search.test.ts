@@ -13,9 +13,8 @@ let keyless: ToolProxyServer;
 
 beforeAll(async () => {
   fake = await startBraveWolframFake();
-  const common = { braveBase: fake.braveBase, wolframBase: fake.wolframBase, timeoutMs: 300 };
-  proxy = await startToolProxyServer({ ...common, env: { BRAVE_API_KEY: fake.braveKey, WOLFRAM_APP_ID: fake.wolframAppId } });
-  keyless = await startToolProxyServer({ ...common, env: {} });
+  proxy = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300 });
+  keyless = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300, env: {} });
 });
 afterAll(async () => {
   await proxy.close();
@@ -148,7 +147,7 @@ describe('brave_search through the proxy', () => {
 
   it('an abort mid-request rejects with the signal reason and hangs up all the way upstream', async () => {
     fake.setMode('brave', 'slow');
-    const slowProxy = await startToolProxyServer({ braveBase: fake.braveBase, env: { BRAVE_API_KEY: fake.braveKey } });
+    const slowProxy = await startToolProxyServer(fake.proxyOptions());
     try {
       const controller = new AbortController();
       const pending = search('a', { proxyBase: slowProxy.toolsBase }, controller.signal);
@@ -163,7 +162,7 @@ describe('brave_search through the proxy', () => {
 
   it("a timeout signal rejects with the signal's TimeoutError, not a ToolError", async () => {
     fake.setMode('brave', 'slow');
-    const slowProxy = await startToolProxyServer({ braveBase: fake.braveBase, env: { BRAVE_API_KEY: fake.braveKey } });
+    const slowProxy = await startToolProxyServer(fake.proxyOptions());
     try {
       await expect(search('a', { proxyBase: slowProxy.toolsBase }, AbortSignal.timeout(100))).rejects.toMatchObject({ name: 'TimeoutError' });
     } finally {

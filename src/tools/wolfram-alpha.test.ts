@@ -10,9 +10,8 @@ let keyless: ToolProxyServer;
 
 beforeAll(async () => {
   fake = await startBraveWolframFake();
-  const common = { wolframBase: fake.wolframBase, timeoutMs: 300 };
-  proxy = await startToolProxyServer({ ...common, env: { WOLFRAM_APP_ID: fake.wolframAppId } });
-  keyless = await startToolProxyServer({ ...common, env: {} });
+  proxy = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300 });
+  keyless = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300, env: {} });
 });
 afterAll(async () => {
   await proxy.close();
@@ -67,7 +66,7 @@ describe('wolfram_alpha', () => {
 
   it('an abort mid-request rejects with AbortError', async () => {
     fake.setMode('wolfram', 'slow');
-    const slow = await startToolProxyServer({ wolframBase: fake.wolframBase, env: { WOLFRAM_APP_ID: fake.wolframAppId } });
+    const slow = await startToolProxyServer(fake.proxyOptions());
     try {
       const controller = new AbortController();
       const pending = ask('x', { proxyBase: slow.toolsBase }, controller.signal);

@@ -63,9 +63,18 @@ export interface BraveWolframFake {
   /** Test-chosen Wolfram text for an input, or undefined for the default one. */
   wolframAnswer?: (input: string) => string | undefined;
   setMode(service: FakeService, mode: FakeMode): void;
+  /** Tool-proxy options that send both services here with the keys this fake accepts. */
+  proxyOptions(): FakeProxyOptions;
   /** Back to `ok` everywhere, requests forgotten. */
   reset(): void;
   close(): Promise<void>;
+}
+
+/** The subset of the tool proxy's options the fake fills in (plain data: no import of the proxy). */
+export interface FakeProxyOptions {
+  env: { BRAVE_API_KEY: string; WOLFRAM_APP_ID: string };
+  braveBase: string;
+  wolframBase: string;
 }
 
 export const BRAVE_SEARCH_PATH = '/res/v1/web/search';
@@ -130,6 +139,7 @@ export async function startBraveWolframFake(options: FakeOptions = {}): Promise<
     wolframAppId,
     requests,
     slowMs: 30_000,
+    proxyOptions: () => ({ env: { BRAVE_API_KEY: braveKey, WOLFRAM_APP_ID: wolframAppId }, braveBase: base, wolframBase: base }),
     setMode(service, mode) {
       modes[service] = mode;
     },
