@@ -1,26 +1,23 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pythonJson } from '../format/python-json';
-import { BRAVE_RESULTS, startBraveWolframFake, type BraveWolframFake } from '../../tests/fakes/brave-wolfram-fake';
+import { BRAVE_RESULTS, type BraveWolframFake } from '../../tests/fakes/brave-wolfram-fake';
+import { startProxiedFake, type ProxiedFake } from '../../tests/fakes/proxied-fake';
 import { startToolProxyServer, type ToolProxyServer } from '../server/tool-proxy';
 import { braveSearchTool, shapeBraveResults, type BraveSearchOptions } from './brave-search';
 import { ToolError } from './tool';
 import { articleUrl, WIKIPEDIA_FALLBACK_SOURCE } from './wikipedia-search';
 
 /** Fake upstreams, and two proxies over them: one with keys, one without. */
+let upstreams: ProxiedFake;
 let fake: BraveWolframFake;
 let proxy: ToolProxyServer;
 let keyless: ToolProxyServer;
 
 beforeAll(async () => {
-  fake = await startBraveWolframFake();
-  proxy = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300 });
-  keyless = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300, env: {} });
+  upstreams = await startProxiedFake();
+  ({ fake, proxy, keyless } = upstreams);
 });
-afterAll(async () => {
-  await proxy.close();
-  await keyless.close();
-  await fake.close();
-});
+afterAll(() => upstreams.close());
 beforeEach(() => fake.reset());
 
 const signal = () => new AbortController().signal;

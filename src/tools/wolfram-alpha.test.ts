@@ -1,23 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startBraveWolframFake, wolframText, type BraveWolframFake, type FakeMode } from '../../tests/fakes/brave-wolfram-fake';
+import { wolframText, type BraveWolframFake, type FakeMode } from '../../tests/fakes/brave-wolfram-fake';
+import { startProxiedFake, type ProxiedFake } from '../../tests/fakes/proxied-fake';
 import { startToolProxyServer, type ToolProxyServer } from '../server/tool-proxy';
 import { ToolError } from './tool';
 import { wolframAlphaTool, type WolframAlphaOptions } from './wolfram-alpha';
 
+let upstreams: ProxiedFake;
 let fake: BraveWolframFake;
 let proxy: ToolProxyServer;
 let keyless: ToolProxyServer;
 
 beforeAll(async () => {
-  fake = await startBraveWolframFake();
-  proxy = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300 });
-  keyless = await startToolProxyServer({ ...fake.proxyOptions(), timeoutMs: 300, env: {} });
+  upstreams = await startProxiedFake();
+  ({ fake, proxy, keyless } = upstreams);
 });
-afterAll(async () => {
-  await proxy.close();
-  await keyless.close();
-  await fake.close();
-});
+afterAll(() => upstreams.close());
 beforeEach(() => fake.reset());
 
 const ask = (query: unknown, options: WolframAlphaOptions = {}, signal = new AbortController().signal) =>
