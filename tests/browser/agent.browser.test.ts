@@ -8,29 +8,22 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
 import { scriptIds } from '../../src/agent/test-support';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
-import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
+import type { BraveWolframFake } from '../fakes/brave-wolfram-fake';
 import { WORKED_EXAMPLE_CALL, WORKED_EXAMPLE_HIT, WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_QUESTION } from '../fixtures/worked-example';
-import { launchBrowser, openPage, pointToolProxyAt, startVite } from './harness';
+import { openPage, startProxiedBrowser, type ProxiedBrowser } from './harness';
 
 const tokenizer = loadTokenizer();
+let stack: ProxiedBrowser | undefined;
 let browser: Browser;
-let vite: Awaited<ReturnType<typeof startVite>>;
+let vite: ProxiedBrowser['vite'];
 let fake: BraveWolframFake;
-let restoreEnv = () => {};
 
 beforeAll(async () => {
-  fake = await startBraveWolframFake();
+  stack = await startProxiedBrowser();
+  ({ fake, vite, browser } = stack);
   fake.braveAnswer = () => [WORKED_EXAMPLE_HIT];
-  restoreEnv = pointToolProxyAt(fake);
-  vite = await startVite();
-  browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await vite?.server.close();
-  await fake?.close();
-  restoreEnv();
-});
+afterAll(() => stack?.close());
 
 it("the second prompt is FORMAT.md's byte for byte, and its prefill is only the appended ids", async () => {
   const { page, logs } = await openPage(browser, `${vite.url}/tests/browser/pages/agent.html`);

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
+import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
 
 export const ROOT = join(import.meta.dirname, '../..');
 
@@ -62,7 +63,7 @@ const PROXY_ENV = ['BRAVE_API_KEY', 'BRAVE_API_BASE', 'WOLFRAM_APP_ID', 'WOLFRAM
  * Points the vite server's tool proxy (it reads these variables at request time) at the loopback
  * fake, with the fake's keys. Returns the function that restores the environment.
  */
-export function pointToolProxyAt(fake: { braveKey: string; braveBase: string; wolframAppId: string; wolframBase: string }): () => void {
+function pointToolProxyAt(fake: { braveKey: string; braveBase: string; wolframAppId: string; wolframBase: string }): () => void {
   const saved = Object.fromEntries(PROXY_ENV.map((k) => [k, process.env[k]]));
   Object.assign(process.env, { BRAVE_API_KEY: fake.braveKey, BRAVE_API_BASE: fake.braveBase, WOLFRAM_APP_ID: fake.wolframAppId, WOLFRAM_API_BASE: fake.wolframBase });
   return () => {
@@ -71,4 +72,33 @@ export function pointToolProxyAt(fake: { braveKey: string; braveBase: string; wo
       else process.env[k] = saved[k];
     }
   };
+}
+
+/** Chromium and vite, vite's tool proxy pointed at a fresh loopback fake; `close` undoes all of it. */
+export interface ProxiedBrowser {
+  fake: BraveWolframFake;
+  vite: Awaited<ReturnType<typeof startVite>>;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startProxiedBrowser(): Promise<ProxiedBrowser> {
+  const fake = await startBraveWolframFake();
+  const restoreEnv = pointToolProxyAt(fake);
+  let vite: ProxiedBrowser['vite'] | undefined;
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await vite?.server.close();
+    await fake.close();
+    restoreEnv();
+  };
+  try {
+    vite = await startVite();
+    browser = await launchBrowser();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { fake, vite, browser, close };
 }

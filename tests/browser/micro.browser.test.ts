@@ -9,29 +9,22 @@ import type { AgentEvent } from '../../src/agent/events';
 import { ofType } from '../../src/agent/test-support';
 import { MODELS } from '../../src/engine/models';
 import { MICRO_E2E_CASES, MICRO_E2E_RENDER_OPTIONS, type MicroE2eCase } from '../../scripts/micro-llama/e2e-cases';
-import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
-import { launchBrowser, openPage, pointToolProxyAt, startVite } from './harness';
+import type { BraveWolframFake } from '../fakes/brave-wolfram-fake';
+import { openPage, startProxiedBrowser, type ProxiedBrowser } from './harness';
 
 const MICRO = MODELS.find((m) => m.demo)!;
 const byName = (name: string) => MICRO_E2E_CASES.find((c) => c.name === name)!;
-let restoreEnv = () => {};
 
+let stack: ProxiedBrowser | undefined;
 let browser: Browser;
-let vite: Awaited<ReturnType<typeof startVite>>;
+let vite: ProxiedBrowser['vite'];
 let fake: BraveWolframFake;
 
 beforeAll(async () => {
-  fake = await startBraveWolframFake();
-  restoreEnv = pointToolProxyAt(fake);
-  vite = await startVite();
-  browser = await launchBrowser();
+  stack = await startProxiedBrowser();
+  ({ fake, vite, browser } = stack);
 });
-afterAll(async () => {
-  await browser?.close();
-  await vite?.server.close();
-  await fake?.close();
-  restoreEnv();
-});
+afterAll(() => stack?.close());
 
 function answerWith(c: MicroE2eCase): void {
   fake.braveAnswer = (q) => (typeof c.result === 'object' && c.result && q === c.call?.arguments.query ? (c.result.results as never) : undefined);

@@ -9,18 +9,18 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
-import { startBraveWolframFake, type BraveWolframFake } from '../fakes/brave-wolfram-fake';
-import { launchBrowser, pointToolProxyAt, startVite } from './harness';
+import type { BraveWolframFake } from '../fakes/brave-wolfram-fake';
+import { startProxiedBrowser, type ProxiedBrowser } from './harness';
 import { ask, blockOutside, forcedIds, loadTinyModel, screenshot, waitForChatPage } from './pages/ui-support';
 
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let vite: Awaited<ReturnType<typeof startVite>>;
+let stack: ProxiedBrowser | undefined;
+let vite: ProxiedBrowser['vite'];
 let fake: BraveWolframFake;
 let outside: string[];
 const logs: string[] = [];
-let restoreEnv = () => {};
 
 type StepFinish = Extract<AgentEvent, { type: 'step-finish' }>;
 declare global {
@@ -31,11 +31,9 @@ declare global {
 }
 
 beforeAll(async () => {
-  fake = await startBraveWolframFake();
+  stack = await startProxiedBrowser();
+  ({ fake, vite, browser } = stack);
   fake.braveAnswer = () => [{ title: 'Reykjavik', url: 'https://en.wikipedia.org/wiki/Reykjavik', description: 'Reykjavik had about <b>139,000</b> people in 2024.' }];
-  restoreEnv = pointToolProxyAt(fake);
-  vite = await startVite();
-  browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   outside = await blockOutside(context, [vite.url]);
   page = await context.newPage();
@@ -49,12 +47,7 @@ beforeAll(async () => {
     window.llamaTest!.page.session.on((e) => e.type === 'agent' && e.event.type === 'step-finish' && window.uiSteps.push(e.event));
   });
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await vite?.server.close();
-  await fake?.close();
-  restoreEnv();
-});
+afterAll(() => stack?.close());
 afterEach(({ task }) => {
   if (task.result?.state === 'fail') console.log(logs.join('\n'));
 });
