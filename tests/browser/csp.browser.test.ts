@@ -2,18 +2,17 @@
  * A custom tool on a host page whose Content-Security-Policy forbids 'unsafe-eval' (it allows only
  * 'wasm-unsafe-eval', which the model runtime needs): the tool's schema compiles and checks arguments.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openPage, startBrowserStack, type BrowserStack } from './harness';
+import { expect, it } from 'vitest';
+import { openPage, startBrowserStack } from './harness';
 import type { CspOutcome } from './pages/csp-page';
+import { suiteStack } from './suite-stack';
 
 const CSP = "script-src 'self' 'wasm-unsafe-eval'";
 
-let stack: BrowserStack | undefined;
-beforeAll(async () => void (stack = await startBrowserStack()));
-afterAll(() => stack?.close());
+const stack = suiteStack(startBrowserStack);
 
 it("a custom tool's schema compiles and checks arguments without 'unsafe-eval'", async () => {
-  const { page, logs } = await openPage(stack!.browser, `${stack!.vite.url}/tests/browser/pages/csp.html`, { 'Content-Security-Policy': CSP });
+  const { page, logs } = await openPage(stack.browser, `${stack.vite.url}/tests/browser/pages/csp.html`, { 'Content-Security-Policy': CSP });
   try {
     await page.waitForFunction(() => window.ready === true);
     const outcome: CspOutcome = await page.evaluate(() => window.cspOutcome);
