@@ -11,6 +11,7 @@ export type EngineErrorCode =
   | 'shader_f16_unsupported'
   | 'insufficient_memory'
   | 'device_lost'
+  | 'worker_failed'
   | 'tool_mode_unsupported'
   | 'internal';
 

@@ -8,6 +8,7 @@ it.each([
   ['webgpu_unavailable', /WebGPU/, /test model/],
   ['tool_mode_unsupported', /not trained to use tools/, /Turn tools off/],
   ['insufficient_memory', /out of memory/, /smaller model/],
+  ['worker_failed', /could not start/, /Content-Security-Policy/],
 ])('%s has plain words and advice', (code, title, advice) => {
   const p = plainError({ name: 'EngineError', code, message: 'raw detail' });
   expect(p.title).toMatch(title);

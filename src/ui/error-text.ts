@@ -38,6 +38,10 @@ const BY_CODE: Record<string, { title: string; advice: string }> = {
     advice: 'Close other tabs that use the GPU, or pick a smaller model (Llama 3.2 3B or 1B).',
   },
   device_lost: { title: 'The GPU stopped responding (the device was lost).', advice: 'Press Load to load the model again; your conversation is kept.' },
+  worker_failed: {
+    title: 'The engine could not start in this page.',
+    advice: 'Reload the page. If this chat is embedded in another site, that site’s Content-Security-Policy may be blocking it: its owner can check the allowed sources in the widget’s README.',
+  },
   tool_mode_unsupported: {
     title: 'This model was not trained to use tools.',
     advice: 'Turn tools off in Settings, or pick a Llama 3.1 or 3.2 model.',

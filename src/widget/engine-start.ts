@@ -16,7 +16,7 @@ export function startEngine(config: EngineConfig): EngineClient {
   const blob = new Blob([`import ${JSON.stringify(url)};\n`], { type: 'text/javascript' });
   const worker = new Worker(URL.createObjectURL(blob), { type: 'module', name: 'llama-engine' });
   const client = new EngineClient(worker);
-  void client.configure(config);
+  client.configure(config).catch(() => {}); // a failed start surfaces on the next call
   return client;
 }
 

@@ -149,7 +149,9 @@ export class LlamaChatElement extends HTMLElement {
   private async modelId(): Promise<string> {
     const attr = this.getAttribute('model');
     if (attr) return attr;
-    const caps = await this.engine!.capabilities();
+    // A worker that failed to start has no capabilities; loading then reports why (worker_failed).
+    const caps = await this.engine!.capabilities().catch(() => null);
+    if (!caps) return 'tiny-llama';
     const deviceMemoryGB = (navigator as { deviceMemory?: number }).deviceMemory;
     return modelChoices(MODELS, caps, deviceMemoryGB === undefined ? {} : { deviceMemoryGB }).defaultId ?? 'tiny-llama';
   }

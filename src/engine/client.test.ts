@@ -1,0 +1,76 @@
+/**
+ * EngineClient against a stand-in worker: a real comlink endpoint on a MessageChannel, plus the
+ * `error` event a Worker fires when its script does not load.
+ */
+import { expose } from 'comlink';
+import { afterEach, expect, it } from 'vitest';
+import { EngineClient } from './client';
+import type { EngineApi } from './contract';
+
+/** A Worker-shaped endpoint whose other end is `expose`d in this thread. */
+class StandInWorker extends EventTarget {
+  terminated = false;
+  readonly channel = new MessageChannel();
+  constructor() {
+    super();
+    this.channel.port1.start();
+  }
+  postMessage(message: unknown, transfer: Transferable[] = []): void {
+    if (!this.terminated) this.channel.port1.postMessage(message, transfer as never);
+  }
+  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void {
+    if (type === 'message') this.channel.port1.addEventListener(type, listener as never, options);
+    else super.addEventListener(type, listener, options);
+  }
+  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void {
+    if (type === 'message') this.channel.port1.removeEventListener(type, listener as never, options);
+    else super.removeEventListener(type, listener, options);
+  }
+  terminate(): void {
+    this.terminated = true;
+    this.channel.port1.close();
+  }
+  /** What a Worker does when its script cannot be loaded: a plain `error` Event, no message. */
+  failToLoad(): void {
+    this.dispatchEvent(new Event('error', { cancelable: true }));
+  }
+}
+
+const workers: StandInWorker[] = [];
+afterEach(() => {
+  for (const w of workers.splice(0)) {
+    w.channel.port1.close();
+    w.channel.port2.close();
+  }
+});
+
+function clientOn(api: Partial<EngineApi> | null): { client: EngineClient; worker: StandInWorker } {
+  const worker = new StandInWorker();
+  workers.push(worker);
+  if (api) expose(api, worker.channel.port2 as never);
+  return { client: new EngineClient(worker as unknown as Worker), worker };
+}
+
+it('a worker whose script never loaded: pending and later calls reject with worker_failed, and it is terminated', async () => {
+  const { client, worker } = clientOn(null); // nothing answers, like a worker that never ran
+  const pending = client.load('tiny-llama');
+  const capabilities = client.capabilities();
+  worker.failToLoad();
+  await expect(pending).rejects.toMatchObject({ name: 'EngineError', code: 'worker_failed', message: expect.stringMatching(/could not start.*Content-Security-Policy/) });
+  await expect(capabilities).rejects.toMatchObject({ code: 'worker_failed' });
+  await expect(client.tokenize('hi')).rejects.toMatchObject({ code: 'worker_failed' });
+  expect(worker.terminated).toBe(true);
+});
+
+it("a running worker's later error events do not end its calls", async () => {
+  const { client, worker } = clientOn({ tokenize: async (text: string) => [...text].map((c) => c.charCodeAt(0)) });
+  expect(await client.tokenize('ab')).toEqual([97, 98]);
+  worker.failToLoad(); // e.g. an uncaught error inside a worker that did start
+  expect(await client.tokenize('c')).toEqual([99]);
+  expect(worker.terminated).toBe(false);
+});
+
+it("the worker's own errors still arrive as themselves", async () => {
+  const { client } = clientOn({ decode: async () => { throw new RangeError('token id out of range'); } });
+  await expect(client.decode([1 << 30])).rejects.toMatchObject({ name: 'EngineError', code: 'invalid_request', message: 'token id out of range' });
+});
