@@ -1,16 +1,21 @@
 /**
- * JSON-schema checking of tool arguments with ajv: a schema is compiled once, and a failed check is
+ * JSON-schema checking of tool arguments: a schema is compiled once, and a failed check is
  * described in plain words keyed by argument path (`parameters.city: must be string`).
  *
- * Invariants: compiling never touches shared state a later schema could collide with (no `$id`
- * registry); an invalid schema throws `SchemaCompileError` at compile time, never at check time;
- * `format` is an annotation (not enforced: no format plugin ships here), every other keyword is
- * enforced, and an unknown keyword is a compile error (a typo like "properites" would otherwise
- * silently check nothing).
+ * Invariants: nothing on the path evaluates code (no eval, no `new Function`): the schema is
+ * checked against its dialect's meta-schema and the value against the schema by an interpreting
+ * validator (@cfworker/json-schema), so custom tools work on pages whose Content-Security-Policy
+ * forbids 'unsafe-eval'. Compiling never touches shared state a later schema could collide with
+ * (each schema resolves `$id`s and `$ref`s in its own lookup); an invalid schema throws
+ * `SchemaCompileError` at compile time, never at check time; `format` is an annotation (not
+ * enforced), every other keyword is enforced, and an unknown keyword is a compile error (a typo like
+ * "properites" would otherwise silently check nothing).
  */
-import Ajv, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019.js';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { dereference, validate, type Schema } from '@cfworker/json-schema';
+import { dialectOf, type Dialect, type Resolved } from './schema-dialects';
+import { schemaErrors, type SchemaError } from './schema-errors';
+import { strictProblem } from './schema-strict';
+import { forEachSchemaObject } from './schema-walk';
 
 export class SchemaCompileError extends Error {
   override readonly name = 'SchemaCompileError';
@@ -22,92 +27,103 @@ export type ArgumentChecker = (value: unknown) => string[];
 /** At most this many problems are listed; the rest are counted. */
 export const MAX_LISTED_PROBLEMS = 8;
 
-const OPTIONS: Options = {
-  allErrors: true,
-  strict: true,
-  strictTypes: false,
-  strictTuples: false,
-  strictRequired: false,
-  validateFormats: false,
-  addUsedSchema: false,
-  logger: false,
-};
+/**
+ * Compiles `schema` (draft-07 unless its `$schema` names 2019-09 or 2020-12). `root` names the value
+ * in messages. Throws SchemaCompileError saying why when the schema is invalid.
+ */
+export function compileChecker(schema: Record<string, unknown>, root = 'parameters'): ArgumentChecker {
+  const dialect = dialectOf(schema);
+  if (!dialect) throw new SchemaCompileError(`unsupported "$schema" ${JSON.stringify(schema.$schema)}: use draft-07, 2019-09 or 2020-12`);
+  const invalid = metaSchemaProblem(schema, dialect.meta(), root);
+  if (invalid !== undefined) throw new SchemaCompileError(invalid);
+  const strict = strictProblem(schema, dialect);
+  if (strict !== undefined) throw new SchemaCompileError(strict);
+  const checked = attempt(() => forChecking(schema, dialect));
+  return (value) => {
+    let result;
+    try {
+      result = validate(value, checked.schema, checked.draft, checked.lookup, false);
+    } catch (error) {
+      return [`${root}: cannot be checked (${error instanceof Error ? error.message : String(error)})`];
+    }
+    return result.valid ? [] : describeErrors(schemaErrors(result.errors, checked, value), root);
+  };
+}
 
-type AjvLike = { compile(schema: object): ValidateFunction };
-const instances = new Map<string, AjvLike>();
+/** `schema is invalid: <root>/<path> <problem>, …` when the dialect's meta-schema refuses `schema`. */
+function metaSchemaProblem(schema: Record<string, unknown>, meta: Resolved, root: string): string | undefined {
+  const result = attempt(() => validate(schema, meta.schema, meta.draft, meta.lookup, false), 'schema is not plain JSON: ');
+  if (result.valid) return undefined;
+  const lines = schemaErrors(result.errors, meta, schema).map((e) => `${[root, ...e.at.map(escape)].join('/')} ${e.message}`);
+  return `schema is invalid: ${listed(lines).join(', ')}`;
+}
 
-function ajvFor(schema: Record<string, unknown>): AjvLike {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  const kind = dialect.includes('2020-12') ? '2020' : dialect.includes('2019-09') ? '2019' : dialect === '' || /draft-0[67]/.test(dialect) ? '07' : undefined;
-  if (kind === undefined) throw new SchemaCompileError(`unsupported "$schema" ${JSON.stringify(dialect)}: use draft-07, 2019-09 or 2020-12`);
-  let ajv = instances.get(kind);
-  if (!ajv) {
-    ajv = kind === '2020' ? new Ajv2020(OPTIONS) : kind === '2019' ? new Ajv2019(OPTIONS) : new Ajv(OPTIONS);
-    instances.set(kind, ajv);
+/** Runs a compile step; what it throws becomes a SchemaCompileError. */
+function attempt<T>(step: () => T, prefix = ''): T {
+  try {
+    return step();
+  } catch (cause) {
+    throw new SchemaCompileError(`${prefix}${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
-  return ajv;
 }
 
 /**
- * Compiles `schema` (draft-07 unless its `$schema` names 2019-09 or 2020-12). `root` names the value
- * in messages. Throws SchemaCompileError with ajv's reason when the schema is invalid.
+ * A copy of `schema` as the validator applies it: `format` dropped (an annotation here), OpenAPI's
+ * `nullable: true` folded into `type`, a `$dynamicAnchor` (no `$dynamicRef` gets here) read as the
+ * plain `$anchor` it then is; every `$ref` resolved now, so none fails at check time.
  */
-export function compileChecker(schema: Record<string, unknown>, root = 'parameters'): ArgumentChecker {
-  let validate: ValidateFunction;
-  try {
-    validate = ajvFor(schema).compile(schema);
-  } catch (cause) {
-    if (cause instanceof SchemaCompileError) throw cause;
-    // ajv calls the schema under test "data" in meta-schema errors: name it as the host wrote it.
-    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\bdata(?=\/)/g, root);
-    const hint = cause instanceof EvalError || /unsafe-eval|Content Security Policy/i.test(reason)
-      ? " (ajv compiles schemas to code: the page's Content Security Policy must allow 'unsafe-eval')"
-      : '';
-    throw new SchemaCompileError(`${reason}${hint}`, { cause });
+function forChecking(schema: Record<string, unknown>, dialect: Dialect): Resolved {
+  const copy = structuredClone(schema) as Schema;
+  forEachSchemaObject(copy, (node) => {
+    delete node.format;
+    if (node.nullable === true) node.type = [...new Set([node.type, 'null'].flat())];
+    delete node.nullable;
+    if (typeof node.$dynamicAnchor === 'string') node.$anchor ??= node.$dynamicAnchor;
+  });
+  const lookup = dereference(copy);
+  for (const node of Object.values(lookup)) {
+    if (typeof node === 'object' && node.__absolute_ref__ !== undefined && lookup[node.__absolute_ref__] === undefined) {
+      throw new Error(`can't resolve reference ${node.$ref}`);
+    }
   }
-  return (value) => (validate(value) ? [] : describeErrors(validate.errors ?? [], root));
+  return { schema: copy, lookup, draft: dialect.draft };
 }
 
-/** ajv's errors as `path: problem` lines, duplicates dropped, at most MAX_LISTED_PROBLEMS (+ a count). */
-export function describeErrors(errors: readonly ErrorObject[], root = 'parameters'): string[] {
-  const lines: string[] = [];
-  for (const e of errors) {
-    const line = describeError(e, root);
-    if (!lines.includes(line)) lines.push(line);
-  }
-  if (lines.length <= MAX_LISTED_PROBLEMS) return lines;
-  const rest = lines.length - MAX_LISTED_PROBLEMS;
-  return [...lines.slice(0, MAX_LISTED_PROBLEMS), `and ${rest} more problem${rest === 1 ? '' : 's'}`];
+/** Errors as `path: problem` lines, duplicates dropped, at most MAX_LISTED_PROBLEMS (+ a count). */
+function describeErrors(errors: readonly SchemaError[], root: string): string[] {
+  return listed(errors.map((e) => describeError(e, root)));
 }
 
-function describeError(e: ErrorObject, root: string): string {
-  const at = pathOf(root, e.instancePath);
-  const params = e.params as Record<string, unknown>;
+function listed(lines: readonly string[]): string[] {
+  const unique = [...new Set(lines)];
+  if (unique.length <= MAX_LISTED_PROBLEMS) return unique;
+  const rest = unique.length - MAX_LISTED_PROBLEMS;
+  return [...unique.slice(0, MAX_LISTED_PROBLEMS), `and ${rest} more problem${rest === 1 ? '' : 's'}`];
+}
+
+function describeError(e: SchemaError, root: string): string {
+  const at = e.at.reduce(childPath, root);
   switch (e.keyword) {
     case 'required':
-      return `${childPath(at, String(params.missingProperty))}: is required`;
+      return `${childPath(at, e.params.missingProperty ?? '')}: is required`;
     case 'additionalProperties':
-      return `${at}: has an unexpected property ${JSON.stringify(params.additionalProperty)}`;
+      return `${at}: has an unexpected property ${JSON.stringify(e.params.additionalProperty)}`;
     case 'enum':
-      return `${at}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      return `${at}: must be one of ${(e.params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'const':
-      return `${at}: must be ${JSON.stringify(params.allowedValue)}`;
+      return `${at}: must be ${JSON.stringify(e.params.allowedValue)}`;
     default:
-      return `${at}: ${e.message ?? `fails "${e.keyword}"`}`;
+      return `${at}: ${e.message}`;
   }
 }
 
-/** `/a/0/b~1c` → `parameters.a[0]["b/c"]`. */
-function pathOf(root: string, pointer: string): string {
-  if (pointer === '') return root;
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce(childPath, root);
-}
-
+/** `['a', '0', 'b/c']` under `parameters` → `parameters.a[0]["b/c"]`. */
 function childPath(parent: string, key: string): string {
   if (/^\d+$/.test(key)) return `${parent}[${key}]`;
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}
+
+/** A JSON-pointer segment: schema paths in compile errors are pointers under `root`. */
+function escape(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -3,30 +3,22 @@
  * the tiny model in the real engine worker (WASM), the real brave_search tool through the vite
  * server's proxy against the loopback fake.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
 import { scriptIds } from '../../src/agent/test-support';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
-import type { BraveWolframFake } from '../fakes/brave-wolfram-fake';
 import { WORKED_EXAMPLE_CALL, WORKED_EXAMPLE_HIT, WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_QUESTION } from '../fixtures/worked-example';
-import { openPage, startProxiedBrowser, type ProxiedBrowser } from './harness';
+import { openPage, startProxiedBrowser } from './harness';
+import { suiteStack } from './suite-stack';
 
 const tokenizer = loadTokenizer();
-let stack: ProxiedBrowser | undefined;
-let browser: Browser;
-let vite: ProxiedBrowser['vite'];
-let fake: BraveWolframFake;
-
-beforeAll(async () => {
-  stack = await startProxiedBrowser();
-  ({ fake, vite, browser } = stack);
-  fake.braveAnswer = () => [WORKED_EXAMPLE_HIT];
+const stack = suiteStack(startProxiedBrowser);
+beforeAll(() => {
+  stack.fake.braveAnswer = () => [WORKED_EXAMPLE_HIT];
 });
-afterAll(() => stack?.close());
 
 it("the second prompt is FORMAT.md's byte for byte, and its prefill is only the appended ids", async () => {
-  const { page, logs } = await openPage(browser, `${vite.url}/tests/browser/pages/agent.html`);
+  const { page, logs } = await openPage(stack.browser, `${stack.vite.url}/tests/browser/pages/agent.html`);
   try {
     await page.waitForFunction(() => window.ready === true);
     await page.evaluate(() => window.engine.load('tiny-llama', { device: 'wasm' }));
@@ -41,9 +33,9 @@ it("the second prompt is FORMAT.md's byte for byte, and its prefill is only the 
     const cached = steps[0]!.prompt.ids.length + forced[0]!.length - 1; // the prompt and the call, not its eom
     expect(steps[1]!.stats).toMatchObject({ reusedTokens: cached, prefilledTokens: steps[1]!.prompt.ids.length - cached });
     expect(events.at(-1)).toMatchObject({ type: 'finish', reason: 'done', text: 'About 139,000 people.' });
-    const upstream = fake.requests.filter((r) => r.service === 'brave');
+    const upstream = stack.fake.requests.filter((r) => r.service === 'brave');
     expect(upstream).toHaveLength(1);
-    expect(upstream[0]!.headers['x-subscription-token']).toBe(fake.braveKey);
+    expect(upstream[0]!.headers['x-subscription-token']).toBe(stack.fake.braveKey);
   } catch (e) {
     console.log(logs.join('\n'));
     throw e;

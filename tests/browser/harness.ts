@@ -44,9 +44,18 @@ export async function startVite(port = 0): Promise<{ server: ViteDevServer; url:
   return { server, url: `http://127.0.0.1:${address.port}` };
 }
 
-/** Opens a page and keeps its console and errors, printed when a test fails. */
-export async function openPage(browser: Browser, url: string): Promise<{ page: Page; logs: string[] }> {
+/**
+ * Opens a page and keeps its console and errors, printed when a test fails. `headers` are added to
+ * the page's own response (e.g. a Content-Security-Policy the dev server does not send).
+ */
+export async function openPage(browser: Browser, url: string, headers?: Record<string, string>): Promise<{ page: Page; logs: string[] }> {
   const page = await browser.newPage();
+  if (headers) {
+    await page.route(url, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), ...headers } });
+    });
+  }
   const logs: string[] = [];
   page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
   page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
@@ -74,24 +83,19 @@ function pointToolProxyAt(fake: { braveKey: string; braveBase: string; wolframAp
   };
 }
 
-/** Chromium and vite, vite's tool proxy pointed at a fresh loopback fake; `close` undoes all of it. */
-export interface ProxiedBrowser {
-  fake: BraveWolframFake;
+/** vite and Chromium; `close` undoes both, and a half-started pair is undone before the error is thrown. */
+export interface BrowserStack {
   vite: Awaited<ReturnType<typeof startVite>>;
   browser: Browser;
   close(): Promise<void>;
 }
 
-export async function startProxiedBrowser(): Promise<ProxiedBrowser> {
-  const fake = await startBraveWolframFake();
-  const restoreEnv = pointToolProxyAt(fake);
-  let vite: ProxiedBrowser['vite'] | undefined;
+export async function startBrowserStack(): Promise<BrowserStack> {
+  let vite: BrowserStack['vite'] | undefined;
   let browser: Browser | undefined;
   const close = async () => {
     await browser?.close();
     await vite?.server.close();
-    await fake.close();
-    restoreEnv();
   };
   try {
     vite = await startVite();
@@ -100,5 +104,28 @@ export async function startProxiedBrowser(): Promise<ProxiedBrowser> {
     await close();
     throw error;
   }
-  return { fake, vite, browser, close };
+  return { vite, browser, close };
+}
+
+/** Chromium and vite, vite's tool proxy pointed at a fresh loopback fake; `close` undoes all of it. */
+export interface ProxiedBrowser extends BrowserStack {
+  fake: BraveWolframFake;
+}
+
+export async function startProxiedBrowser(): Promise<ProxiedBrowser> {
+  const fake = await startBraveWolframFake();
+  const restoreEnv = pointToolProxyAt(fake);
+  const undoFake = async () => {
+    await fake.close();
+    restoreEnv();
+  };
+  const stack = await startBrowserStack().catch(async (error: unknown) => {
+    await undoFake();
+    throw error;
+  });
+  const close = async () => {
+    await stack.close();
+    await undoFake();
+  };
+  return { ...stack, fake, close };
 }

@@ -3,36 +3,27 @@
  * (SwiftShader), the loop on the page, brave_search/wolfram_alpha through the vite proxy against the
  * loopback fake, the code interpreter in its sandbox. The model decides, calls, reads and answers.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
 import { ofType } from '../../src/agent/test-support';
 import { MODELS } from '../../src/engine/models';
 import { MICRO_E2E_CASES, MICRO_E2E_RENDER_OPTIONS, type MicroE2eCase } from '../../scripts/micro-llama/e2e-cases';
-import type { BraveWolframFake } from '../fakes/brave-wolfram-fake';
-import { openPage, startProxiedBrowser, type ProxiedBrowser } from './harness';
+import { openPage, startProxiedBrowser } from './harness';
+import { suiteStack } from './suite-stack';
 
 const MICRO = MODELS.find((m) => m.demo)!;
 const byName = (name: string) => MICRO_E2E_CASES.find((c) => c.name === name)!;
 
-let stack: ProxiedBrowser | undefined;
-let browser: Browser;
-let vite: ProxiedBrowser['vite'];
-let fake: BraveWolframFake;
-
-beforeAll(async () => {
-  stack = await startProxiedBrowser();
-  ({ fake, vite, browser } = stack);
-});
-afterAll(() => stack?.close());
+const stack = suiteStack(startProxiedBrowser);
 
 function answerWith(c: MicroE2eCase): void {
-  fake.braveAnswer = (q) => (typeof c.result === 'object' && c.result && q === c.call?.arguments.query ? (c.result.results as never) : undefined);
-  fake.wolframAnswer = (input) => (typeof c.result === 'string' && input === c.call?.arguments.query ? c.result : undefined);
+  stack.fake.braveAnswer = (q) => (typeof c.result === 'object' && c.result && q === c.call?.arguments.query ? (c.result.results as never) : undefined);
+  stack.fake.wolframAnswer = (input) => (typeof c.result === 'string' && input === c.call?.arguments.query ? c.result : undefined);
 }
 
 async function microPage(device: 'wasm' | 'webgpu'): Promise<{ page: Page; logs: string[] }> {
-  const opened = await openPage(browser, `${vite.url}/tests/browser/pages/micro.html`);
+  const opened = await openPage(stack.browser, `${stack.vite.url}/tests/browser/pages/micro.html`);
   await opened.page.waitForFunction(() => window.ready === true);
   await opened.page.evaluate(({ id, device }) => window.engine.load(id, { device }).then(() => undefined), { id: MICRO.id, device });
   return opened;

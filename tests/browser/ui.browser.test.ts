@@ -6,19 +6,16 @@
  * reused/prefilled split, stop and regenerate, inert Markdown injection, the keyboard, 375 px.
  * One page for the whole file (Pyodide's cold start is seconds); tests run in order.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
-import type { BraveWolframFake } from '../fakes/brave-wolfram-fake';
-import { startProxiedBrowser, type ProxiedBrowser } from './harness';
+import { startProxiedBrowser } from './harness';
 import { ask, blockOutside, forcedIds, loadTinyModel, screenshot, waitForChatPage } from './pages/ui-support';
+import { suiteStack } from './suite-stack';
 
-let browser: Browser;
+const stack = suiteStack(startProxiedBrowser);
 let context: BrowserContext;
 let page: Page;
-let stack: ProxiedBrowser | undefined;
-let vite: ProxiedBrowser['vite'];
-let fake: BraveWolframFake;
 let outside: string[];
 const logs: string[] = [];
 
@@ -31,8 +28,7 @@ declare global {
 }
 
 beforeAll(async () => {
-  stack = await startProxiedBrowser();
-  ({ fake, vite, browser } = stack);
+  const { fake, vite, browser } = stack;
   fake.braveAnswer = () => [{ title: 'Reykjavik', url: 'https://en.wikipedia.org/wiki/Reykjavik', description: 'Reykjavik had about <b>139,000</b> people in 2024.' }];
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   outside = await blockOutside(context, [vite.url]);
@@ -47,7 +43,6 @@ beforeAll(async () => {
     window.llamaTest!.page.session.on((e) => e.type === 'agent' && e.event.type === 'step-finish' && window.uiSteps.push(e.event));
   });
 }, 120_000);
-afterAll(() => stack?.close());
 afterEach(({ task }) => {
   if (task.result?.state === 'fail') console.log(logs.join('\n'));
 });
@@ -126,7 +121,7 @@ describe('the chat page', { timeout: 120_000 }, () => {
     expect(await prose.count()).toBe(1); // the two call steps show no prose
     expect(await prose.locator('strong').innerText()).toBe('139,000');
     expect(await prose.innerText()).toContain('twice that is 278,000');
-    expect(fake.requests.filter((r) => r.service === 'brave')).toHaveLength(1);
+    expect(stack.fake.requests.filter((r) => r.service === 'brave')).toHaveLength(1);
     // The cards are collapsible.
     await search.locator('summary').click();
     expect(await search.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
