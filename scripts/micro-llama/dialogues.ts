@@ -35,7 +35,7 @@ export const CATEGORY_TOOL: Readonly<Record<Category, ToolName | null>> = {
   chat: null, date: null,
 };
 
-/** How often each category is drawn in the training corpus and the evaluation sets. */
+/** How often each category is drawn in the evaluation sets, and in the training corpus unless TRAIN_OPTIONS overrides it. */
 export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
   population: 11, weather: 10, capital: 9, winner: 9,
   arithmetic: 9, integral: 4, derivative: 4, sqrt: 3, solve: 4,
