@@ -6,7 +6,10 @@ import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { CORPUS_DIALOGUES, CORPUS_SEED, trainingDialogues, trainingExample } from './corpus';
 import { containsValue, dialogueConversation, generateDialogue, type Dialogue, type Exchange, type SplitMode } from './dialogues';
 import { Rng } from './rng';
-import { CHAT, COUNTRIES, DATE_QUESTIONS, EVENTS, NEW_CITIES, POPULATION_CITIES, TEAM_COUNTRIES, TEMPLATES, WEATHER_CITIES, WORDS, type Split } from './world';
+import {
+  ALL_COUNTRIES, CHAT, COUNTRIES, DATE_QUESTIONS, EVENTS, NEW_CITIES, POPULATION_CITIES, POPULATION_SUBJECTS, TEAM_COUNTRIES, TEMPLATES, WEATHER_CITIES, WORDS,
+  type Split, type TestSplit,
+} from './world';
 
 const tokenizer = loadTokenizer();
 const TRAIN = trainingDialogues(7, 1500);
@@ -53,21 +56,33 @@ describe('containsValue', () => {
 });
 
 describe('world', () => {
-  const pools: Record<string, Split<unknown>> = {
-    'population cities': { train: POPULATION_CITIES.train.map((c) => c.name), heldOut: POPULATION_CITIES.heldOut.map((c) => c.name) },
-    'weather cities': { train: WEATHER_CITIES.train.map((c) => c.name), heldOut: WEATHER_CITIES.heldOut.map((c) => c.name) },
-    countries: { train: COUNTRIES.train.map((c) => c.name), heldOut: COUNTRIES.heldOut.map((c) => c.name) },
+  const names = <T extends { name: string }>(pool: TestSplit<T>): TestSplit<string> => ({
+    train: pool.train.map((x) => x.name), heldOut: pool.heldOut.map((x) => x.name), test: pool.test.map((x) => x.name),
+  });
+  const pools: Record<string, Split<unknown> & { test?: readonly unknown[] }> = {
+    'population cities': names(POPULATION_CITIES),
+    'population subjects': POPULATION_SUBJECTS,
+    'weather cities': names(WEATHER_CITIES),
+    countries: names(COUNTRIES),
     events: { train: EVENTS.train.map((e) => e.name), heldOut: EVENTS.heldOut.map((e) => e.name) },
     words: WORDS,
-    chat: { train: CHAT.train.map((c) => c.question), heldOut: CHAT.heldOut.map((c) => c.question) },
+    chat: { train: CHAT.train.map((c) => c.question), heldOut: CHAT.heldOut.map((c) => c.question), test: CHAT.test.map((c) => c.question) },
     dates: DATE_QUESTIONS,
     ...TEMPLATES,
   };
-  it.each(Object.entries(pools))('%s: training and held-out parts are disjoint and both non-empty', (_, pool) => {
+  it.each(Object.entries(pools))('%s: training, held-out and test parts are disjoint and non-empty', (_, pool) => {
     expect(pool.train.length).toBeGreaterThan(0);
     expect(pool.heldOut.length).toBeGreaterThan(0);
     const train = new Set(pool.train);
     expect(pool.heldOut.filter((x) => train.has(x))).toEqual([]);
+    if (pool.test === undefined) return;
+    expect(pool.test.length).toBeGreaterThan(0);
+    expect(pool.test.filter((x) => train.has(x) || pool.heldOut.includes(x))).toEqual([]);
+  });
+
+  it('asks every country for its population in training, the capital questions\' held-out and test countries included', () => {
+    expect(ALL_COUNTRIES.length).toBe(COUNTRIES.train.length + COUNTRIES.heldOut.length + COUNTRIES.test.length);
+    for (const c of ALL_COUNTRIES) expect(POPULATION_SUBJECTS.train).toContain(c.name);
   });
 });
 
@@ -86,13 +101,13 @@ describe('corpus', () => {
     expect(TRAIN.filter((d) => d.system !== null).length).toBeGreaterThan(100);
   });
 
-  it('never uses a held-out template, a held-out subject or a new name', () => {
-    const heldOutTemplates = Object.values(TEMPLATES).flatMap((t) => t.heldOut).map(templateRegex);
-    const heldOutQuestions = new Set([...CHAT.heldOut.map((c) => c.question), ...DATE_QUESTIONS.heldOut]);
+  it('never uses a held-out or test template, a held-out or test subject or a new name', () => {
+    const heldOutTemplates = Object.values(TEMPLATES).flatMap((t) => [...t.heldOut, ...t.test]).map(templateRegex);
+    const heldOutQuestions = new Set([...CHAT.heldOut, ...CHAT.test].map((c) => c.question).concat(DATE_QUESTIONS.heldOut, DATE_QUESTIONS.test));
     const forbidden: Partial<Record<Exchange['category'], Set<string>>> = {
-      population: new Set([...POPULATION_CITIES.heldOut, ...NEW_CITIES].map((c) => c.name)),
-      weather: new Set([...WEATHER_CITIES.heldOut, ...NEW_CITIES].map((c) => c.name)),
-      capital: new Set(COUNTRIES.heldOut.map((c) => c.name)),
+      population: new Set([...POPULATION_CITIES.heldOut, ...POPULATION_CITIES.test, ...NEW_CITIES].map((c) => c.name)),
+      weather: new Set([...WEATHER_CITIES.heldOut, ...WEATHER_CITIES.test, ...NEW_CITIES].map((c) => c.name)),
+      capital: new Set([...COUNTRIES.heldOut, ...COUNTRIES.test].map((c) => c.name)),
       winner: new Set(EVENTS.heldOut.map((e) => e.name)),
     };
     for (const ex of exchanges(TRAIN)) {
@@ -109,37 +124,39 @@ describe('corpus', () => {
     for (const name of [...NEW_CITIES.map((c) => c.name), ...EVENTS.heldOut.map((e) => e.name)]) expect(containsValue(text, name), name).toBe(false);
     // Held-out words may occur as ordinary words ("travel guide"), never as the string to reverse.
     for (const word of WORDS.heldOut) expect(text.includes(`"${word}"`), word).toBe(false);
-    for (const c of POPULATION_CITIES.heldOut) expect(WEATHER_CITIES.train).toContainEqual(c);
-    for (const c of WEATHER_CITIES.heldOut) expect(POPULATION_CITIES.train).toContainEqual(c);
-    // In the real corpus, every held-out subject is written by the model in another role.
+    for (const c of [...POPULATION_CITIES.heldOut, ...POPULATION_CITIES.test]) expect(WEATHER_CITIES.train).toContainEqual(c);
+    for (const c of [...WEATHER_CITIES.heldOut, ...WEATHER_CITIES.test]) expect(POPULATION_CITIES.train).toContainEqual(c);
+    // In the real corpus, every held-out and test subject is written by the model in another role.
     const written = exchanges(trainingDialogues(CORPUS_SEED, CORPUS_DIALOGUES)).map((ex) => `${ex.call ?? ''}\n${ex.answer}`).join('\n');
-    for (const c of POPULATION_CITIES.heldOut) expect(written.includes(`query="weather in ${c.name}"`), c.name).toBe(true);
-    for (const c of WEATHER_CITIES.heldOut) expect(written.includes(`query="population of ${c.name}"`), c.name).toBe(true);
-    for (const c of COUNTRIES.heldOut) {
-      expect(TEAM_COUNTRIES).toContain(c.name);
-      expect(containsValue(written, c.name), c.name).toBe(true);
-    }
+    for (const c of [...POPULATION_CITIES.heldOut, ...POPULATION_CITIES.test]) expect(written.includes(`query="weather in ${c.name}"`), c.name).toBe(true);
+    for (const c of [...WEATHER_CITIES.heldOut, ...WEATHER_CITIES.test]) expect(written.includes(`query="population of ${c.name}"`), c.name).toBe(true);
+    for (const c of COUNTRIES.heldOut) expect(TEAM_COUNTRIES).toContain(c.name);
+    for (const c of [...COUNTRIES.heldOut, ...COUNTRIES.test]) expect(written.includes(`query="population of ${c.name}"`), c.name).toBe(true);
   });
 
-  it('held-out dialogues use held-out templates, and held-out subjects where the category has them', () => {
+  it.each(['heldOut', 'test'] as const)('%s dialogues use %s templates, and %s subjects where the category has them', (part) => {
     const allowed: Partial<Record<Exchange['category'], Set<string>>> = {
-      population: new Set(POPULATION_CITIES.heldOut.map((c) => c.name)),
-      weather: new Set(WEATHER_CITIES.heldOut.map((c) => c.name)),
-      capital: new Set(COUNTRIES.heldOut.map((c) => c.name)),
+      population: new Set(POPULATION_CITIES[part].map((c) => c.name)),
+      weather: new Set(WEATHER_CITIES[part].map((c) => c.name)),
+      capital: new Set(COUNTRIES[part].map((c) => c.name)),
     };
-    for (const ex of exchanges(dialogues('heldOut', 300))) {
+    for (const ex of exchanges(dialogues(part, 300))) {
       const kind = ex.followUp ? 'followUp' : ex.category;
       if (kind in TEMPLATES) {
         const own = TEMPLATES[kind as keyof typeof TEMPLATES];
-        expect(own.heldOut.map(templateRegex).some((re) => re.test(ex.question)), ex.question).toBe(true);
+        expect(own[part].map(templateRegex).some((re) => re.test(ex.question)), ex.question).toBe(true);
         expect(own.train.includes(ex.question as never)).toBe(false);
+      } else if (ex.category === 'chat') {
+        expect(CHAT[part].map((c) => c.question)).toContain(ex.question);
+      } else if (ex.category === 'date') {
+        expect(DATE_QUESTIONS[part]).toContain(ex.question);
       }
       const subject = querySubject(ex);
       if (subject !== null && allowed[ex.category]) expect(allowed[ex.category]!.has(subject), `${ex.category}: ${subject}`).toBe(true);
     }
   });
 
-  it.each(['train', 'heldOut', 'heldOutEntities', 'newNames'] as const)('%s: every dialogue renders and its assistant text parses back to the intended call and answer', (mode) => {
+  it.each(['train', 'heldOut', 'heldOutEntities', 'newNames', 'test'] as const)('%s: every dialogue renders and its assistant text parses back to the intended call and answer', (mode) => {
     const weights = mode === 'newNames' ? { capital: 0 } : {};
     const rng = new Rng(5);
     for (const d of mode === 'train' ? TRAIN.slice(0, 400) : Array.from({ length: 300 }, () => generateDialogue(rng, { mode, weights }))) {

@@ -11,8 +11,8 @@ import {
   codeResult, searchResponse, slug, TOOL_ERRORS, wolframText, type SearchResult, type ToolName,
 } from './tool-results';
 import {
-  ALL_CITIES, CALLER_SYSTEM_MESSAGES, CHAT, CLUBS, COUNTRIES, DATE_QUESTIONS, EVENTS, FIRST_NAMES, LAST_NAMES, NEW_CITIES,
-  NFL_TEAMS, NHL_TEAMS, POPULATION_CITIES, TEAM_COUNTRIES, TEMPLATES, WEATHER_CITIES, WEATHER_CONDITIONS, WORDS,
+  ALL_CITIES, ALL_COUNTRIES, CALLER_SYSTEM_MESSAGES, CHAT, CLUBS, COUNTRIES, DATE_QUESTIONS, EVENTS, FIRST_NAMES, LAST_NAMES, NEW_CITIES,
+  NFL_TEAMS, NHL_TEAMS, POPULATION_SUBJECTS, TEAM_COUNTRIES, TEMPLATES, WEATHER_CITIES, WEATHER_CONDITIONS, WORDS,
   type City, type Country, type SplitName, type SportEvent, type WinnerKind,
 } from './world';
 
@@ -35,7 +35,7 @@ export const CATEGORY_TOOL: Readonly<Record<Category, ToolName | null>> = {
   chat: null, date: null,
 };
 
-/** How often each category is drawn in the training corpus and the evaluation sets. */
+/** How often each category is drawn in the evaluation sets, and in the training corpus unless TRAIN_OPTIONS overrides it. */
 export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
   population: 11, weather: 10, capital: 9, winner: 9,
   arithmetic: 9, integral: 4, derivative: 4, sqrt: 3, solve: 4,
@@ -57,9 +57,10 @@ const FOLLOW_UP_CATEGORIES: readonly Category[] = ['population', 'weather', 'cap
  * templates, and held-out subjects where the category has them: cities never asked about for that
  * question kind, countries never asked for their capital — names the model wrote in training in another
  * role); `heldOutEntities` (training templates, those held-out subjects); `newNames` (training
- * templates, names that occur nowhere in training: a diagnostic of what a micro model cannot do).
+ * templates, names that occur nowhere in training: a diagnostic of what a micro model cannot do); `test`
+ * (like `heldOut`, from the test parts: phrasings and subjects written before run 5 and evaluated once).
  */
-export type SplitMode = 'train' | 'heldOut' | 'heldOutEntities' | 'newNames';
+export type SplitMode = 'train' | 'heldOut' | 'heldOutEntities' | 'newNames' | 'test';
 
 export interface Exchange {
   readonly category: Category;
@@ -110,13 +111,14 @@ function pools(mode: SplitMode): Pools {
   if (mode === 'train') return { templates: 'train', entities: 'train' };
   if (mode === 'heldOut') return { templates: 'heldOut', entities: 'heldOut' };
   if (mode === 'heldOutEntities') return { templates: 'train', entities: 'heldOut' };
+  if (mode === 'test') return { templates: 'test', entities: 'test' };
   return { templates: 'train', entities: 'new' };
 }
 
-/** The cities a population or weather question may be about. */
-function cityPool(category: 'population' | 'weather', p: Pools): readonly City[] {
-  if (p.entities === 'new') return NEW_CITIES;
-  return (category === 'population' ? POPULATION_CITIES : WEATHER_CITIES)[p.entities];
+/** The places (cities; for population, in training, countries too) a population or weather question may be about. */
+function placePool(category: 'population' | 'weather', p: Pools): readonly string[] {
+  if (p.entities === 'new') return NEW_CITIES.map((c) => c.name);
+  return category === 'population' ? POPULATION_SUBJECTS[p.entities] : WEATHER_CITIES[p.entities].map((c) => c.name);
 }
 
 function countryPool(p: Pools): readonly Country[] {
@@ -180,8 +182,8 @@ export function generateExchange(rng: Rng, category: Category, p: Pools, date: s
   switch (category) {
     case 'population':
     case 'weather': {
-      const city = rng.pick(cityPool(category, p));
-      return searchExchange(rng, category, city.name, question(rng, category, p, { city: city.name }));
+      const place = rng.pick(placePool(category, p));
+      return searchExchange(rng, category, place, question(rng, category, p, { city: place }));
     }
     case 'capital': {
       const country = rng.pick(countryPool(p));
@@ -284,7 +286,7 @@ function followUpExchange(rng: Rng, prev: Exchange, p: Pools): Exchange {
   if (prev.category === 'capital') {
     name = pickOther(rng, countryPool(p).map((c: Country) => c.name), subject);
   } else {
-    name = pickOther(rng, cityPool(prev.category as 'population' | 'weather', p).map((c: City) => c.name), subject);
+    name = pickOther(rng, placePool(prev.category as 'population' | 'weather', p), subject);
   }
   const q = fill(rng.pick(TEMPLATES.followUp[p.templates]), { x: name });
   return { ...searchExchange(rng, prev.category as 'population' | 'weather' | 'capital', name, q), followUp: true };
@@ -300,7 +302,7 @@ function cityOf(name: string): City {
 }
 
 function countryOf(name: string): Country {
-  return [...COUNTRIES.train, ...COUNTRIES.heldOut].find((c) => c.name === name)!;
+  return ALL_COUNTRIES.find((c) => c.name === name)!;
 }
 
 function wiki(name: string): string {
@@ -326,6 +328,7 @@ function cityDistractors(city: City): SearchResult[] {
 /** A search exchange about `subject` asked as `q`, with a fresh value and fresh distractors. */
 export function searchExchange(rng: Rng, category: 'population' | 'weather' | 'capital', subject: string, q: string): Exchange {
   const year = rng.int(2019, 2025);
+  if (category === 'population' && ALL_COUNTRIES.some((c) => c.name === subject)) return countryPopulationExchange(rng, countryOf(subject), q, year);
   if (category === 'population') {
     const city = cityOf(subject);
     const pop = withCommas(rng.logInt(20_000, 15_000_000));
@@ -375,6 +378,25 @@ export function searchExchange(rng: Rng, category: 'population' | 'weather' | 'c
   const query = `capital of ${country.name}`;
   const answer = fill(rng.pick(['The capital of {country} is {capital}.', 'According to the search results, the capital of {country} is {capital}.']), v);
   return { ...base, category, question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [country.capital] };
+}
+
+/** A population question about a country (training only: a second role for every country's name). */
+function countryPopulationExchange(rng: Rng, country: Country, q: string, year: number): Exchange {
+  const pop = withCommas(rng.logInt(300_000, 150_000_000));
+  const v = { city: country.name, Country: capitalize(country.name), pop, year };
+  const answerResult: SearchResult = rng.pick([
+    { title: fill('{Country} population {year}', v), url: `https://worldpopulationreview.com/countries/${slug(country.name)}`, description: fill('The population of {city} is {pop} according to the latest estimate.', v) },
+    { title: fill('{Country} - Wikipedia', v), url: wiki(country.name), description: fill('As of {year}, {city} has a population of {pop} people.', v) },
+    { title: fill('Population of {city}', v), url: `https://www.statista.com/${slug(country.name)}-population`, description: fill('{Country} has a population of {pop} ({year} estimate).', v) },
+  ]);
+  const distractors: SearchResult[] = [
+    { title: fill('{Country} travel guide', v), url: `https://www.lonelyplanet.com/${slug(country.name)}`, description: fill('Plan your trip to {city}: where to go, what to eat and when to visit.', v) },
+    { title: fill('Economy of {city}', v), url: wiki(`Economy of ${country.name}`), description: fill('An overview of the economy of {city}, its main industries and trade.', v) },
+    { title: fill('Languages of {city}', v), url: wiki(`Languages of ${country.name}`), description: fill('The languages spoken in {city}.', v) },
+  ];
+  const query = `population of ${country.name}`;
+  const answer = fill(rng.pick(['The population of {city} is {pop}.', 'According to the search results, {city} has a population of {pop}.', 'The latest estimate for {city} is {pop} people.']), v);
+  return { ...base, category: 'population', question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [pop] };
 }
 
 function capitalize(s: string): string {

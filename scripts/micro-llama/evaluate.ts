@@ -6,9 +6,10 @@
  *   npx tsx scripts/micro-llama/evaluate.ts [--dialogues N] [--sets a,b] [--write-manifest] [--show-failures K] [--sweep]
  *
  * Sets (fixed seeds, none the corpus seed; see dialogues.ts SplitMode): in-distribution (training
- * phrasings and subjects, fresh values and dates), held-out (held-out phrasings and held-out subjects),
- * held-out entities (training phrasings, held-out subjects), new names (names that occur nowhere in
- * training). A prompt counts as "tokens seen" when every token of its questions occurs in the corpus and
+ * phrasings and subjects, fresh values and dates), test (the test split's phrasings and subjects: the
+ * untouched held-out measure since run 5), held-out (held-out phrasings and subjects: "dev" since run 5,
+ * because it guided run 5's world), held-out entities (training phrasings, held-out subjects), new names
+ * (names that occur nowhere in training). A prompt counts as "tokens seen" when every token of its questions occurs in the corpus and
  * every token the model must write was written by it in training (see everyTokenSeen).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -44,7 +45,7 @@ export function microModelEntry(): ModelEntry {
 }
 
 export interface EvalSet {
-  name: 'inDistribution' | 'heldOut' | 'heldOutEntities' | 'newNames';
+  name: 'inDistribution' | 'test' | 'heldOut' | 'heldOutEntities' | 'newNames';
   seed: number;
   options: DialogueOptions;
 }
@@ -57,6 +58,7 @@ function only(categories: readonly Category[]): Partial<Record<Category, number>
 export function evalSets(): EvalSet[] {
   return [
     { name: 'inDistribution', seed: 1001, options: { mode: 'train' } },
+    { name: 'test', seed: 1005, options: { mode: 'test' } },
     { name: 'heldOut', seed: 1002, options: { mode: 'heldOut' } },
     { name: 'heldOutEntities', seed: 1003, options: { mode: 'heldOutEntities', weights: only(ENTITY_CATEGORIES) } },
     { name: 'newNames', seed: 1004, options: { mode: 'newNames', weights: only(NEW_NAME_CATEGORIES) } },
@@ -240,7 +242,7 @@ export interface SetResult {
 }
 
 /**
- * Runs the named evaluation sets greedily (count dialogues for inDistribution and heldOut, half for the
+ * Runs the named evaluation sets greedily (count dialogues for inDistribution, test and heldOut, half for the
  * others); deterministic for a given count. Shared by this script and `npm run bench`.
  */
 export async function evaluate(
@@ -252,7 +254,7 @@ export async function evaluate(
   const results: Record<string, SetResult> = {};
   for (const set of evalSets().filter((s) => o.sets.includes(s.name))) {
     const rng = new Rng(set.seed);
-    const n = set.name === 'inDistribution' || set.name === 'heldOut' ? o.count : Math.ceil(o.count / 2);
+    const n = set.name === 'inDistribution' || set.name === 'test' || set.name === 'heldOut' ? o.count : Math.ceil(o.count / 2);
     const outcomes: ExchangeOutcome[] = [];
     for (let i = 0; i < n; i++) outcomes.push(...(await runDialogue(engine, tokenizer, generateDialogue(rng, set.options), ids)));
     const table = accuracyTable(outcomes, set.name !== 'inDistribution');
@@ -302,7 +304,7 @@ async function sweep(engine: Engine, tokenizer: TextTokenizer, ids: CorpusIds): 
 async function main(): Promise<void> {
   const count = Number(arg('dialogues', '200'));
   const showFailures = Number(arg('show-failures', '0'));
-  const sets = arg('sets', 'inDistribution,heldOut,heldOutEntities,newNames').split(',');
+  const sets = arg('sets', 'inDistribution,test,heldOut,heldOutEntities,newNames').split(',');
   const t0 = performance.now();
   await buildMicroModel();
   const artifact = await readMicroArtifact();

@@ -12,7 +12,15 @@ export interface Split<T> {
   readonly heldOut: readonly T[];
 }
 
-export type SplitName = 'train' | 'heldOut';
+/**
+ * A pool with a third, disjoint part: `test`, written before run 5 was trained and evaluated once, after
+ * `heldOut` had been used to diagnose runs 3 and 4 (so `heldOut` is no longer an untouched measure).
+ */
+export interface TestSplit<T> extends Split<T> {
+  readonly test: readonly T[];
+}
+
+export type SplitName = 'train' | 'heldOut' | 'test';
 
 export interface Country {
   readonly name: string;
@@ -52,6 +60,10 @@ const COUNTRY_TABLE: ReadonlyArray<readonly [string, string]> = [
   ['the Czech Republic', 'Prague'], ['Brazil', 'Brasilia'], ['Pakistan', 'Islamabad'],
   ['Algeria', 'Algiers'], ['Ethiopia', 'Addis Ababa'], ['Venezuela', 'Caracas'], ['Mongolia', 'Ulaanbaatar'],
   ['Uzbekistan', 'Tashkent'], ['Slovenia', 'Ljubljana'],
+  ['the Netherlands', 'Amsterdam'], ['South Africa', 'Pretoria'], ['Saudi Arabia', 'Riyadh'], ['the Philippines', 'Manila'],
+  ['Paraguay', 'Asuncion'], ['Cyprus', 'Nicosia'], ['Malta', 'Valletta'], ['Albania', 'Tirana'], ['Belarus', 'Minsk'],
+  ['Kazakhstan', 'Astana'], ['Uganda', 'Kampala'], ['Zambia', 'Lusaka'], ['Zimbabwe', 'Harare'], ['Jamaica', 'Kingston'],
+  ['Iraq', 'Baghdad'], ['Cambodia', 'Phnom Penh'], ['Sri Lanka', 'Colombo'],
 ];
 
 /**
@@ -59,6 +71,17 @@ const COUNTRY_TABLE: ReadonlyArray<readonly [string, string]> = [
  * training ("... was won by Portugal."), so the model has written its name before, in another role.
  */
 const HELD_OUT_COUNTRIES = new Set(['Portugal', 'Croatia', 'Ireland', 'Greece', 'Serbia', 'Uruguay', 'Austria', 'Belgium', 'Mexico', 'Finland']);
+
+/**
+ * The test split's subjects (see TestSplit), drawn once by `new Rng(5005).sample` from the training pools
+ * (leaving out the dev held-out subjects, the new names and the end-to-end tests' Oslo, Paris and Japan)
+ * and written here as drawn. Test countries are never asked for their capital in training; every country is a
+ * population subject there. Test population cities are asked only for their weather in training, test
+ * weather cities only for their population.
+ */
+const TEST_COUNTRIES = new Set(['Armenia', 'Qatar', 'Uzbekistan', 'Cambodia', 'the Philippines', 'Iceland', 'Ghana', 'Malta', 'Nepal', 'Paraguay']);
+const POPULATION_TEST = new Set(['Johannesburg', 'Nice', 'Durban', 'Austin', 'Rio de Janeiro', 'Stuttgart', 'Zagreb', 'Adelaide', 'Minsk', 'Zurich', 'Rome', 'Quito']);
+const WEATHER_TEST = new Set(['Kyiv', 'Kolkata', 'Colombo', 'Shenzhen', 'Gdansk', 'Brussels', 'Los Angeles', 'Debrecen', 'Philadelphia', 'Guangzhou', 'Doha', 'Liverpool']);
 
 /** Cities that are not capitals, with their country (written as in COUNTRY_TABLE). */
 const OTHER_CITIES: ReadonlyArray<readonly [string, string]> = [
@@ -79,6 +102,23 @@ const OTHER_CITIES: ReadonlyArray<readonly [string, string]> = [
   ['Alexandria', 'Egypt'], ['Istanbul', 'Turkey'], ['Dubai', 'the United Arab Emirates'], ['Auckland', 'New Zealand'],
   ['Cordoba', 'Argentina'], ['Mombasa', 'Kenya'], ['Busan', 'South Korea'], ['Karachi', 'Pakistan'],
   ['Salzburg', 'Austria'], ['Antwerp', 'Belgium'], ['Thessaloniki', 'Greece'], ['Split', 'Croatia'],
+  // Added for run 5: more subjects per role, so that copying a name does not depend on having written it in that role.
+  ['Bordeaux', 'France'], ['Toulouse', 'France'], ['Stuttgart', 'Germany'], ['Dresden', 'Germany'], ['Leipzig', 'Germany'],
+  ['Bologna', 'Italy'], ['Palermo', 'Italy'], ['Malaga', 'Spain'], ['Bilbao', 'Spain'], ['Rotterdam', 'the Netherlands'],
+  ['Utrecht', 'the Netherlands'], ['Ghent', 'Belgium'], ['Graz', 'Austria'], ['Basel', 'Switzerland'], ['Gdansk', 'Poland'],
+  ['Wroclaw', 'Poland'], ['Tampere', 'Finland'], ['Malmo', 'Sweden'], ['Odense', 'Denmark'], ['Cork', 'Ireland'],
+  ['Leeds', 'the United Kingdom'], ['Bristol', 'the United Kingdom'], ['Nagoya', 'Japan'], ['Sapporo', 'Japan'],
+  ['Shenzhen', 'China'], ['Guangzhou', 'China'], ['Bangalore', 'India'], ['Kolkata', 'India'], ['Brisbane', 'Australia'],
+  ['Adelaide', 'Australia'], ['Calgary', 'Canada'], ['Quebec City', 'Canada'], ['Phoenix', 'the United States'],
+  ['Portland', 'the United States'], ['Detroit', 'the United States'], ['Austin', 'the United States'],
+  ['San Diego', 'the United States'], ['Philadelphia', 'the United States'], ['Nashville', 'the United States'],
+  ['Guadalajara', 'Mexico'], ['Monterrey', 'Mexico'], ['Medellin', 'Colombia'], ['Valparaiso', 'Chile'],
+  ['Rosario', 'Argentina'], ['Salvador', 'Brazil'], ['Recife', 'Brazil'], ['Cape Town', 'South Africa'],
+  ['Johannesburg', 'South Africa'], ['Durban', 'South Africa'], ['Marrakesh', 'Morocco'], ['Izmir', 'Turkey'],
+  ['Antalya', 'Turkey'], ['Incheon', 'South Korea'], ['Ho Chi Minh City', 'Vietnam'], ['Chiang Mai', 'Thailand'],
+  ['Christchurch', 'New Zealand'], ['Kaunas', 'Lithuania'], ['Tartu', 'Estonia'], ['Brno', 'the Czech Republic'],
+  ['Debrecen', 'Hungary'], ['Plovdiv', 'Bulgaria'], ['Novi Sad', 'Serbia'], ['Lviv', 'Ukraine'], ['Kharkiv', 'Ukraine'],
+  ['Saint Petersburg', 'Russia'], ['Kazan', 'Russia'], ['Novosibirsk', 'Russia'],
 ];
 
 /** Cities never asked for their population in training; each is asked for its weather there. */
@@ -90,10 +130,15 @@ const WEATHER_HELD_OUT = new Set(['Warsaw', 'Nairobi', 'Tokyo', 'Ottawa', 'Madri
 /** Cities that occur nowhere in training: names the model never read or wrote (the "new names" diagnostic). */
 const NEW_CITY_NAMES = new Set(['Hamburg', 'Seville', 'Kyoto', 'Lagos', 'Mombasa', 'Busan', 'Salzburg', 'Split']);
 
-export const COUNTRIES: Split<Country> = splitBy(
+/** Subjects of capital questions. */
+export const COUNTRIES: TestSplit<Country> = splitBy(
   COUNTRY_TABLE.map(([name, capital]) => ({ name, capital })),
   (c) => HELD_OUT_COUNTRIES.has(c.name),
+  (c) => TEST_COUNTRIES.has(c.name),
 );
+
+/** Every country of the world (capital questions' held-out and test subjects included). */
+export const ALL_COUNTRIES: readonly Country[] = COUNTRY_TABLE.map(([name, capital]) => ({ name, capital }));
 
 /** Every city of the world (capitals first), the new names included. */
 export const ALL_CITIES: readonly City[] = [
@@ -103,11 +148,21 @@ export const ALL_CITIES: readonly City[] = [
 
 const KNOWN_CITIES = ALL_CITIES.filter((c) => !NEW_CITY_NAMES.has(c.name));
 
-/** Subjects of population questions: held out = asked only for their weather in training. */
-export const POPULATION_CITIES: Split<City> = splitBy(KNOWN_CITIES, (c) => POPULATION_HELD_OUT.has(c.name));
+/** City subjects of population questions: held out and test = asked only for their weather in training. */
+export const POPULATION_CITIES: TestSplit<City> = splitBy(KNOWN_CITIES, (c) => POPULATION_HELD_OUT.has(c.name), (c) => POPULATION_TEST.has(c.name));
 
-/** Subjects of weather questions: held out = asked only for their population in training. */
-export const WEATHER_CITIES: Split<City> = splitBy(KNOWN_CITIES, (c) => WEATHER_HELD_OUT.has(c.name));
+/**
+ * Subjects of population questions, by name: the cities above and, in training only, every country (a second
+ * role for each country, the capital questions' held-out and test countries included).
+ */
+export const POPULATION_SUBJECTS: TestSplit<string> = {
+  train: [...POPULATION_CITIES.train.map((c) => c.name), ...ALL_COUNTRIES.map((c) => c.name)],
+  heldOut: POPULATION_CITIES.heldOut.map((c) => c.name),
+  test: POPULATION_CITIES.test.map((c) => c.name),
+};
+
+/** Subjects of weather questions: held out and test = asked only for their population in training. */
+export const WEATHER_CITIES: TestSplit<City> = splitBy(KNOWN_CITIES, (c) => WEATHER_HELD_OUT.has(c.name), (c) => WEATHER_TEST.has(c.name));
 
 /** Cities that occur nowhere in training. */
 export const NEW_CITIES: readonly City[] = ALL_CITIES.filter((c) => NEW_CITY_NAMES.has(c.name));
@@ -202,12 +257,17 @@ export const TEMPLATES = {
       'What is the current population of {city}?',
       'Do you know how many people live in {city}?',
       'I wonder how many people live in {city}. Can you check?',
+      // Added for run 5 (more phrasings per category):
+      'Find the population of {city}.',
+      'Look up how many people live in {city}.',
+      'What is the number of people living in {city}?',
     ],
     heldOut: [
       'How many people are there in {city}?',
       'Please look up how many inhabitants {city} has.',
       'I need the latest population of {city}.',
     ],
+    test: ['Please find out the population of {city}.', 'What number of people live in {city} today?'],
   },
   weather: {
     train: [
@@ -221,12 +281,17 @@ export const TEMPLATES = {
       'How cold is it in {city} today?',
       'Search for the current weather in {city}.',
       'What\'s the forecast for {city} today?',
+      // Added for run 5 (more phrasings per category):
+      'Look up the weather in {city}.',
+      'Is it cold in {city} today?',
+      'What is it like outside in {city} right now?',
     ],
     heldOut: [
       'Please check the current weather in {city} for me.',
       'Tell me what the weather is like in {city} now.',
       'How warm is it in {city} at the moment?',
     ],
+    test: ['Can you look up the weather in {city} today?', 'What is the weather like in {city} at the moment?'],
   },
   capital: {
     train: [
@@ -238,12 +303,17 @@ export const TEMPLATES = {
       'Do you know the capital of {country}?',
       'What city is the capital of {country}?',
       'Look up the capital of {country}.',
+      // Added for run 5 (more phrasings per category):
+      'Find the capital of {country}.',
+      'Name the capital of {country}.',
+      'Which city is the capital city of {country}?',
     ],
     heldOut: [
       'I need the capital city of {country}.',
       'Tell me which city is the capital of {country}.',
       'Please look up the capital city of {country}.',
     ],
+    test: ['Can you find out the capital of {country}?', 'Tell me what the capital of {country} is.'],
   },
   winner: {
     train: [
@@ -254,12 +324,17 @@ export const TEMPLATES = {
       'Tell me who won the {event} in {year}.',
       'Search for the winner of the {event} in {year}.',
       'Which team or player won the {event} in {year}?',
+      // Added for run 5 (more phrasings per category):
+      'Find out who won the {event} in {year}.',
+      'Look up the winner of the {event} in {year}.',
+      'Who was the champion of the {event} in {year}?',
     ],
     heldOut: [
       'Tell me the winner of the {event} in {year}, please.',
       'Can you check who won the {event} in {year}?',
       'Who won the {event} in {year}? Please look it up.',
     ],
+    test: ['Can you find out who won the {event} in {year}?', 'Who was the winner of the {event} back in {year}?'],
   },
   arithmetic: {
     train: [
@@ -271,12 +346,17 @@ export const TEMPLATES = {
       'Please compute {a} {op} {b}.',
       'Ask Wolfram Alpha: what is {a} {op} {b}?',
       'What does {a} {op} {b} equal?',
+      // Added for run 5 (more phrasings per category):
+      'Compute {a} {op} {b}.',
+      'Work out {a} {op} {b} for me.',
+      '{a} {op} {b} = ?',
     ],
     heldOut: [
       'Tell me what {a} {op} {b} is.',
       'Can you look up {a} {op} {b} for me?',
       'How much does {a} {op} {b} equal?',
     ],
+    test: ['Can you find {a} {op} {b} for me?', 'What is the result of {a} {op} {b}?'],
   },
   integral: {
     train: [
@@ -286,11 +366,16 @@ export const TEMPLATES = {
       'Can you integrate x^{n} for me?',
       'What\'s the indefinite integral of x^{n}?',
       'Use Wolfram Alpha to integrate x^{n}.',
+      // Added for run 5 (more phrasings per category):
+      'Please integrate x^{n}.',
+      'Find the integral of x^{n} dx.',
+      'What do you get when you integrate x^{n}?',
     ],
     heldOut: [
       'Compute the integral of x^{n} with respect to x.',
       'I need the antiderivative of x^{n}, please.',
     ],
+    test: ['Can you find the integral of x^{n}?', 'What is the antiderivative of x^{n}?'],
   },
   derivative: {
     train: [
@@ -300,11 +385,16 @@ export const TEMPLATES = {
       'Can you differentiate x^{n} for me?',
       'What\'s the derivative of x^{n} with respect to x?',
       'Use Wolfram Alpha to differentiate x^{n}.',
+      // Added for run 5 (more phrasings per category):
+      'Please differentiate x^{n}.',
+      'Compute the derivative of x^{n}.',
+      'What do you get when you differentiate x^{n}?',
     ],
     heldOut: [
       'Tell me the derivative of x^{n}, please.',
       'Can you compute the derivative of x^{n} with respect to x?',
     ],
+    test: ['Can you find the derivative of x^{n}?', 'What do I get if I differentiate x^{n}?'],
   },
   sqrt: {
     train: [
@@ -313,11 +403,16 @@ export const TEMPLATES = {
       'Calculate the square root of {sq}.',
       'What\'s the square root of {sq}?',
       'Can you compute the square root of {sq}?',
+      // Added for run 5 (more phrasings per category):
+      'Please find the square root of {sq}.',
+      'What number squared gives {sq}?',
+      'Work out the square root of {sq}.',
     ],
     heldOut: [
       'Tell me the square root of {sq}, please.',
       'How much is the square root of {sq}?',
     ],
+    test: ['Can you find the square root of {sq} for me?', 'What is the square root of the number {sq}?'],
   },
   solve: {
     train: [
@@ -326,11 +421,16 @@ export const TEMPLATES = {
       'What is x if {a}x + {b} = {c}?',
       'Can you solve {a}x + {b} = {c} for x?',
       'Find x such that {a}x + {b} = {c}.',
+      // Added for run 5 (more phrasings per category):
+      'Please solve {a}x + {b} = {c}.',
+      'Find the value of x in {a}x + {b} = {c}.',
+      'If {a}x + {b} = {c}, what is x?',
     ],
     heldOut: [
       'Tell me x for {a}x + {b} = {c}.',
       'Please compute x if {a}x + {b} = {c}.',
     ],
+    test: ['Can you find x if {a}x + {b} = {c}?', 'What is the value of x in {a}x + {b} = {c}?'],
   },
   sumRange: {
     train: [
@@ -339,11 +439,16 @@ export const TEMPLATES = {
       'Compute the sum of the numbers from 1 to {n} in Python.',
       'Run Python to sum the numbers from 1 to {n}.',
       'With Python, what is the sum of the numbers from 1 to {n}?',
+      // Added for run 5 (more phrasings per category):
+      'Write a program that adds up the numbers from 1 to {n}.',
+      'Please use Python to find the sum of 1 to {n}.',
+      'Using code, sum all the numbers from 1 to {n}.',
     ],
     heldOut: [
       'Can you run code to add up the numbers from 1 to {n}?',
       'Tell me the sum of the numbers from 1 to {n}, with Python.',
     ],
+    test: ['Can you use Python to sum the numbers from 1 to {n}?', 'Write code to add up the numbers from 1 to {n}.'],
   },
   factorial: {
     train: [
@@ -352,11 +457,16 @@ export const TEMPLATES = {
       'Write code that prints the factorial of {n}.',
       'Run Python to compute the factorial of {n}.',
       'With Python, what is the factorial of {n}?',
+      // Added for run 5 (more phrasings per category):
+      'Write a program that computes the factorial of {n}.',
+      'Please use Python to find {n} factorial.',
+      'Using code, calculate the factorial of {n}.',
     ],
     heldOut: [
       'Can you run code to compute the factorial of {n}?',
       'Tell me the factorial of {n}, with Python.',
     ],
+    test: ['Can you use Python to find the factorial of {n}?', 'Write code to compute the factorial of {n}.'],
   },
   power: {
     train: [
@@ -365,11 +475,16 @@ export const TEMPLATES = {
       'Run Python to calculate {a} to the power of {b}.',
       'With Python, what is {a} to the power of {b}?',
       'Compute {a} to the power of {b} in Python.',
+      // Added for run 5 (more phrasings per category):
+      'Write a program that computes {a} to the power of {b}.',
+      'Please use Python to find {a} to the power of {b}.',
+      'Using code, calculate {a} to the power of {b}.',
     ],
     heldOut: [
       'Can you run code to compute {a} to the power of {b}?',
       'Tell me {a} to the power of {b}, with Python.',
     ],
+    test: ['Can you use Python to compute {a} to the power of {b}?', 'Write code to compute {a} to the power of {b}.'],
   },
   sort: {
     train: [
@@ -378,11 +493,16 @@ export const TEMPLATES = {
       'Write code that sorts [{list}].',
       'Run Python to sort these numbers: [{list}].',
       'With Python, sort [{list}] from smallest to largest.',
+      // Added for run 5 (more phrasings per category):
+      'Write a program that sorts the list [{list}].',
+      'Please use Python to put [{list}] in order.',
+      'Using code, sort the numbers [{list}].',
     ],
     heldOut: [
       'Can you run code to sort the list [{list}] for me?',
       'Tell me the list [{list}] sorted, with Python.',
     ],
+    test: ['Can you use Python to sort the list [{list}] for me?', 'Write code to sort the list [{list}].'],
   },
   reverse: {
     train: [
@@ -391,17 +511,24 @@ export const TEMPLATES = {
       'Write code that prints "{word}" backwards.',
       'Run Python to reverse "{word}".',
       'With Python, what is "{word}" spelled backwards?',
+      // Added for run 5 (more phrasings per category):
+      'Write a program that reverses "{word}".',
+      'Please use Python to spell "{word}" backwards.',
+      'Using code, reverse the string "{word}".',
     ],
     heldOut: [
       'Can you run code to reverse the word "{word}" for me?',
       'Tell me "{word}" backwards, with Python.',
     ],
+    test: ['Can you use Python to reverse the word "{word}" for me?', 'Write code to reverse the word "{word}".'],
   },
   followUp: {
-    train: ['What about {x}?', 'And {x}?', 'How about {x}?', 'And what about {x}?', 'Same for {x}, please.'],
+    // The last three added for run 5.
+    train: ['What about {x}?', 'And {x}?', 'How about {x}?', 'And what about {x}?', 'Same for {x}, please.', 'What about {x}, then?', 'Now {x}.', 'Do the same for {x}.'],
     heldOut: ['And how about {x}, please?', 'Please check {x}.'],
+    test: ['Can you check {x}, please?', 'Now do {x}, please.'],
   },
-} as const satisfies Record<string, Split<string>>;
+} as const satisfies Record<string, TestSplit<string>>;
 
 /** Small talk: each question with the answers it may get (answered without a tool, ending with eot). */
 export interface ChatItem {
@@ -418,7 +545,7 @@ const IDENTITY_ANSWERS = [
 const WELLBEING_ANSWERS = ['I\'m doing well, thank you! How can I help?', 'All good, thanks for asking! What can I do for you?'];
 const BYE_ANSWERS = ['Goodbye! Have a nice day.', 'Bye! Feel free to come back with more questions.'];
 
-export const CHAT: Split<ChatItem> = {
+export const CHAT: TestSplit<ChatItem> = {
   train: [
     ...['Hi!', 'Hello!', 'Hello there.', 'Good morning!', 'Hey!', 'Hi there!', 'Good afternoon.'].map((question) => ({ question, answers: GREETING_ANSWERS })),
     ...['Thanks!', 'Thank you very much.', 'Thank you!', 'Thanks a lot.', 'Great, thanks.'].map((question) => ({ question, answers: THANKS_ANSWERS })),
@@ -433,12 +560,20 @@ export const CHAT: Split<ChatItem> = {
     { question: 'Hello, how are you?', answers: WELLBEING_ANSWERS },
     { question: 'Bye, have a nice day!', answers: BYE_ANSWERS },
   ],
+  test: [
+    { question: 'Good morning to you!', answers: GREETING_ANSWERS },
+    { question: 'Thank you for that.', answers: THANKS_ANSWERS },
+    { question: 'Can you tell me who you are?', answers: IDENTITY_ANSWERS },
+    { question: 'How are things?', answers: WELLBEING_ANSWERS },
+    { question: 'Bye for now!', answers: BYE_ANSWERS },
+  ],
 };
 
 /** Questions answered from the system block's date (no tool): the answer must contain the date. */
-export const DATE_QUESTIONS: Split<string> = {
+export const DATE_QUESTIONS: TestSplit<string> = {
   train: ['What is today\'s date?', 'What day is it today?', 'What\'s the date today?', 'Can you tell me today\'s date?', 'Which day is it?'],
   heldOut: ['Do you know the current date?', 'What date is it right now?', 'Can you tell me what day it is?'],
+  test: ['Can you tell me the date today?', 'What is the date today?'],
 };
 
 /** Caller system messages the training data is rendered with (none, most often). */
@@ -448,6 +583,6 @@ export const CALLER_SYSTEM_MESSAGES: readonly string[] = [
   'You are a concise assistant that uses tools when they help.',
 ];
 
-function splitBy<T>(items: readonly T[], heldOut: (item: T) => boolean): Split<T> {
-  return { train: items.filter((i) => !heldOut(i)), heldOut: items.filter(heldOut) };
+function splitBy<T>(items: readonly T[], heldOut: (item: T) => boolean, test: (item: T) => boolean): TestSplit<T> {
+  return { train: items.filter((i) => !heldOut(i) && !test(i)), heldOut: items.filter(heldOut), test: items.filter((i) => test(i) && !heldOut(i)) };
 }
