@@ -132,6 +132,10 @@ function configureEnvironment(environment: OnnxEnvironment, remote: boolean): vo
       wasm: `${environment.wasmBase}ort-wasm-simd-threaded.asyncify.wasm`,
     };
   }
+  // Import onnxruntime's WASM factory from its URL as shipped. (transformers.js would otherwise fetch
+  // it, patch its text and import it from a blob: URL, which a host page's CSP refuses unless its
+  // script-src allows blob:; the browser's HTTP cache still keeps the files.)
+  env.useWasmCache = false;
 }
 
 /** Where to run: Node → cpu; `auto` → WebGPU on a real GPU, else WASM. */
