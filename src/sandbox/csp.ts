@@ -47,3 +47,10 @@ export function sandboxCsp({ indexUrl, packageBaseUrl, nonce }: SandboxCspOption
     "form-action 'none'",
   ].join('; ');
 }
+
+/** A CSP hash source for an inline script's exact text: `'sha256-<base64>'`. Needs WebCrypto (a secure context). */
+export async function scriptHashSource(text: string): Promise<string> {
+  if (!globalThis.crypto?.subtle) throw new Error('computing a CSP hash needs WebCrypto (a secure context: https or localhost)');
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
+}

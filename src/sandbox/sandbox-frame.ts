@@ -32,10 +32,20 @@ function randomNonce(): string {
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The frame's whole document. */
-export function frameDocument(csp: string, nonce: string): string {
+/**
+ * The text of the frame's one inline script. A srcdoc frame also inherits the embedding page's CSP,
+ * so a host whose script-src has no 'unsafe-inline' must allow this exact text by hash
+ * (scriptHashSource in csp.ts; the widget reports it, see host-csp.ts).
+ */
+export function frameScript(): string {
   const script = `(${frameBootstrap.toString()})()`;
   if (/<\/script/i.test(script)) throw new Error('the frame bootstrap cannot be inlined');
+  return script;
+}
+
+/** The frame's whole document. */
+export function frameDocument(csp: string, nonce: string): string {
+  const script = frameScript();
   return [
     '<!doctype html><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">`,

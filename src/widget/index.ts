@@ -7,6 +7,7 @@ import { LlamaChatElement } from './llama-chat-element';
 export { LlamaChatElement };
 export type { CustomToolSpec } from '../tools/custom-tool';
 export type { AgentEvent } from '../agent/events';
+export type { HostCsp } from './host-csp';
 
 if (!customElements.get('llama-chat')) customElements.define('llama-chat', LlamaChatElement);
 

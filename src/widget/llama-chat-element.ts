@@ -38,6 +38,7 @@ import { errorBox } from '../ui/views/error-box';
 import { ProgressView } from '../ui/views/progress-view';
 import { TranscriptView } from '../ui/views/transcript-view';
 import { defaultAssetsBase, startEngine } from './engine-start';
+import { hostCspSources, type HostCsp } from './host-csp';
 import widgetCss from './widget.css?inline';
 
 export class LlamaChatElement extends HTMLElement {
@@ -111,6 +112,20 @@ export class LlamaChatElement extends HTMLElement {
 
   clear(): void {
     this.session?.clear();
+  }
+
+  /**
+   * The sources a host page's Content-Security-Policy must allow for this element, per directive
+   * (README: "Embedding under a Content-Security-Policy"). They depend on the widget's build (the
+   * sandbox script's hash) and on this element's assets-base and proxy-endpoint.
+   */
+  cspSources(): Promise<HostCsp> {
+    return hostCspSources({
+      moduleUrl: import.meta.url,
+      assetsBase: this.assetsBase(),
+      proxyEndpoint: this.proxyEndpoint(),
+      remoteModelUrls: MODELS.flatMap((m) => [m.modelUrl, m.modelLib].filter((u): u is string => u !== undefined)),
+    });
   }
 
   /** The conversation so far (raw emitted text and ids included). */

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { widgetBuildConfig } from '../../vite.widget.config';
+import { hostCspText, type HostCsp } from '../../src/widget/host-csp';
 import { launchBrowser, ROOT } from './harness';
 import { blockOutside, forcedIds, screenshot, startStaticServer, type StaticServer } from './pages/ui-support';
 
@@ -160,4 +161,96 @@ describe('<llama-chat> from a second origin', () => {
     // Nothing was added to the host document's styles: its one <style> is the host's own.
     expect(await page.evaluate(() => [document.styleSheets.length, document.adoptedStyleSheets.length, document.querySelectorAll('style, link[rel=stylesheet]').length])).toEqual([1, 0, 1]);
   });
+});
+
+describe('<llama-chat> on a host whose Content-Security-Policy allows only what cspSources() lists', () => {
+  const hostPage = `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>strict host</title></head><body>
+    <llama-chat heading="Strict host" tools="code_interpreter"></llama-chat>
+    <script type="module" src="WIDGET/llama-chat.js"></script></body></html>`;
+  /** Read by the server at each request: empty while the sources are read, then the strict policy. */
+  const headers: Record<string, string> = {};
+  let strictHost: StaticServer;
+  beforeAll(async () => {
+    strictHost = await startStaticServer({ mounts: [], pages: { '/': () => hostPage.replace('WIDGET', widgetOrigin.url) }, pageHeaders: headers });
+  });
+  afterAll(() => strictHost?.close());
+
+  it('styles itself, loads the model, runs Python and answers, with no violation reported by the page or its workers', async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    try {
+      const probe = await context.newPage();
+      await probe.goto(`${strictHost.url}/`);
+      await probe.waitForFunction(() => customElements.get('llama-chat') !== undefined);
+      const sources: HostCsp = await probe.evaluate(() => document.querySelector('llama-chat')!.cspSources());
+      await probe.close();
+      expect(sources['script-src']).toEqual([widgetOrigin.url, "'wasm-unsafe-eval'", expect.stringMatching(/^'sha256-[A-Za-z0-9+/]{43}='$/)]);
+      headers['Content-Security-Policy'] = `default-src 'none'; ${hostCspText(sources)}`;
+
+      const strict = await context.newPage();
+      strict.setDefaultTimeout(60_000);
+      // Violations in the page and its workers. (The sandbox frame's would not reach this log: a refused
+      // sandbox shows as the Python run failing, which the tool card's STDOUT below rules out.)
+      const cdp = await context.newCDPSession(strict);
+      await cdp.send('Log.enable');
+      const refused: string[] = [];
+      cdp.on('Log.entryAdded', ({ entry }) => {
+        logs.push(`[strict ${entry.source}] ${entry.text}`);
+        if (/Content Security Policy/i.test(entry.text)) refused.push(entry.text);
+      });
+      strict.on('console', (m) => logs.push(`[strict ${m.type()}] ${m.text()}`));
+      strict.on('pageerror', (e) => logs.push(`[strict pageerror] ${e.message}`));
+      const response = await strict.goto(`${strictHost.url}/`);
+      expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+      await strict.waitForFunction(() => customElements.get('llama-chat') !== undefined);
+      const font = await strict.evaluate(() => getComputedStyle(document.querySelector('llama-chat')!.shadowRoot!.querySelector('.llama-root')!).fontFamily);
+      expect(font).toMatch(/system-ui/);
+      const info = await strict.evaluate(async () => {
+        const chat = document.querySelector('llama-chat')!;
+        chat.setAttribute('model', 'tiny-llama');
+        chat.setAttribute('device', 'wasm');
+        chat.setAttribute('test-hooks', '');
+        return chat.load();
+      });
+      expect(info).toMatchObject({ modelId: 'tiny-llama', device: 'wasm' });
+      const forced = forcedIds('<|python_tag|>print(6 * 7)<|eom_id|>', 'Six times seven is **42**.<|eot_id|>');
+      const answered = strict.evaluate(
+        (ids) =>
+          new Promise<{ text: string; reason: string }>((resolve) => {
+            const chat = document.querySelector('llama-chat')!;
+            chat.addEventListener('llama-answer', (e) => resolve((e as CustomEvent).detail), { once: true });
+            chat.forceNextRun(ids);
+          }),
+        forced,
+      );
+      await strict.locator('llama-chat .composer-input').fill('What is six times seven?');
+      await strict.locator('llama-chat .composer-input').press('Enter');
+      expect(await answered).toEqual({ text: 'Six times seven is **42**.', reason: 'done' });
+      expect(await strict.locator('llama-chat .tool-card[data-tool="code_interpreter"] .tool-result').innerText()).toMatch(/^STDOUT\s+42\s*$/);
+      expect(refused).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 100_000);
+
+  it('a host that refuses the engine worker: load() ends at once with worker_failed, shown in plain words', async () => {
+    const sources: HostCsp = { 'script-src': [widgetOrigin.url], 'worker-src': ['blob:'], 'connect-src': [widgetOrigin.url] }; // the worker's own script refused
+    headers['Content-Security-Policy'] = `default-src 'none'; ${hostCspText(sources)}`;
+    const context = await browser.newContext();
+    try {
+      const refused = await context.newPage();
+      await refused.goto(`${strictHost.url}/`);
+      await refused.waitForFunction(() => customElements.get('llama-chat') !== undefined);
+      const outcome = await refused.evaluate(async () => {
+        const chat = document.querySelector('llama-chat')!;
+        const error = new Promise<{ code: string }>((resolve) => chat.addEventListener('llama-error', (e) => resolve((e as CustomEvent).detail.error), { once: true }));
+        chat.setAttribute('model', 'tiny-llama');
+        chat.setAttribute('device', 'wasm');
+        const info = await chat.load();
+        return { info, code: (await error).code, shown: chat.shadowRoot!.querySelector('.widget-status')!.textContent };
+      });
+      expect(outcome).toEqual({ info: null, code: 'worker_failed', shown: expect.stringContaining('The engine could not start in this page.') });
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
 });

@@ -61,9 +61,15 @@ export interface StaticServer {
 
 /**
  * A static server for loopback tests: `mounts` maps a URL prefix to a folder (first match wins);
- * `pages` maps exact paths to generated HTML. With `cors`, every answer allows any origin.
+ * `pages` maps exact paths to generated HTML, answered with `pageHeaders` (e.g. a Content-Security-Policy).
+ * With `cors`, every answer allows any origin.
  */
-export async function startStaticServer(options: { mounts: Array<[string, string]>; pages?: Record<string, () => string>; cors?: boolean }): Promise<StaticServer> {
+export async function startStaticServer(options: {
+  mounts: Array<[string, string]>;
+  pages?: Record<string, () => string>;
+  pageHeaders?: Record<string, string>;
+  cors?: boolean;
+}): Promise<StaticServer> {
   const requests: string[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -71,7 +77,7 @@ export async function startStaticServer(options: { mounts: Array<[string, string
     if (options.cors) res.setHeader('Access-Control-Allow-Origin', '*');
     const page = options.pages?.[path];
     if (page) {
-      res.writeHead(200, { 'content-type': TYPES['.html']! });
+      res.writeHead(200, { ...options.pageHeaders, 'content-type': TYPES['.html']! });
       res.end(page());
       return;
     }

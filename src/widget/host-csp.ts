@@ -1,0 +1,47 @@
+/**
+ * What a host page's Content-Security-Policy must allow for `<llama-chat>` to work, per directive.
+ * Measured, not guessed: tests/browser/widget.browser.test.ts serves a host page whose policy is
+ * exactly these sources (plus default-src 'none') and requires a full conversation with Python and
+ * no violation. Styles need nothing: the widget adopts constructed stylesheets (src/ui/styles.ts).
+ *
+ * - script-src: the widget's module and assets origins (the engine worker's chunks, onnxruntime's and
+ *   Pyodide's ES modules), 'wasm-unsafe-eval' (compiling WebAssembly), and the hash of the Python
+ *   sandbox frame's one inline script (a srcdoc frame inherits the host's policy).
+ * - worker-src: blob: (the engine worker is a same-origin blob module that imports the real script,
+ *   whose origin is checked here too) and data: (the Pyodide worker inside the sandbox frame).
+ * - connect-src: the assets origin (model files, wasm, Pyodide's files), the tool proxy's origin
+ *   (brave_search, wolfram_alpha) and the origins of remote models' files.
+ */
+import { scriptHashSource } from '../sandbox/csp';
+import { frameScript } from '../sandbox/sandbox-frame';
+
+export type HostCspDirective = 'script-src' | 'worker-src' | 'connect-src';
+export type HostCsp = Record<HostCspDirective, string[]>;
+
+export interface HostCspInputs {
+  /** URL of the widget's module (import.meta.url of the build). */
+  moduleUrl: string;
+  /** The folder holding models/, ort/ and pyodide/. */
+  assetsBase: string;
+  /** The brave_search / wolfram_alpha proxy endpoint. */
+  proxyEndpoint: string;
+  /** URLs remote models are fetched from (web-llm weights and libraries). */
+  remoteModelUrls: readonly string[];
+}
+
+const origin = (url: string): string => new URL(url).origin;
+const unique = (items: string[]): string[] => [...new Set(items)];
+
+export async function hostCspSources(inputs: HostCspInputs): Promise<HostCsp> {
+  const code = unique([origin(inputs.moduleUrl), origin(inputs.assetsBase)]);
+  return {
+    'script-src': [...code, "'wasm-unsafe-eval'", await scriptHashSource(frameScript())],
+    'worker-src': ['blob:', 'data:', ...code],
+    'connect-src': unique([origin(inputs.assetsBase), origin(inputs.proxyEndpoint), ...inputs.remoteModelUrls.map(origin)]),
+  };
+}
+
+/** The sources as policy text ("script-src …; worker-src …; connect-src …"). */
+export function hostCspText(csp: HostCsp): string {
+  return (Object.keys(csp) as HostCspDirective[]).map((d) => `${d} ${csp[d].join(' ')}`).join('; ');
+}
