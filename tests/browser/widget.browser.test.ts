@@ -54,6 +54,33 @@ const widgetStyles = (p: Page) =>
     });
   });
 
+/** Loads the tiny model on WASM in the page's widget (test hooks on); resolves to load()'s info. */
+const loadTinyModel = (p: Page) =>
+  p.evaluate(async () => {
+    const chat = document.querySelector('llama-chat')!;
+    chat.setAttribute('model', 'tiny-llama');
+    chat.setAttribute('device', 'wasm');
+    chat.setAttribute('test-hooks', '');
+    return chat.load();
+  });
+
+/** Forces the next run's steps, types `question` into the widget's own box and resolves to its llama-answer detail. */
+async function askForced(p: Page, question: string, ...steps: string[]): Promise<{ text: string; reason: string }> {
+  const answered = p.evaluate(
+    (ids) =>
+      new Promise<{ text: string; reason: string }>((resolve) => {
+        const chat = document.querySelector('llama-chat')!;
+        chat.addEventListener('llama-answer', (e) => resolve((e as CustomEvent).detail), { once: true });
+        chat.forceNextRun(ids);
+      }),
+    forcedIds(...steps),
+  );
+  // Playwright's CSS selectors pierce open shadow roots.
+  await p.locator('llama-chat .composer-input').fill(question);
+  await p.locator('llama-chat .composer-input').press('Enter');
+  return answered;
+}
+
 beforeAll(async () => {
   const t0 = performance.now();
   await build({ ...widgetBuildConfig({ outDir, copyAssets: false }), logLevel: 'error' });
@@ -102,29 +129,9 @@ describe('<llama-chat> from a second origin', () => {
     page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
     await page.goto(`${hostOrigin.url}/`);
     await page.waitForFunction(() => customElements.get('llama-chat') !== undefined);
-    const info = await page.evaluate(async () => {
-      const chat = document.querySelector('llama-chat')!;
-      chat.setAttribute('model', 'tiny-llama');
-      chat.setAttribute('device', 'wasm');
-      chat.setAttribute('test-hooks', '');
-      return chat.load();
-    });
-    expect(info).toMatchObject({ modelId: 'tiny-llama', device: 'wasm' });
-
-    const forced = forcedIds('{"name": "get_opening_hours", "parameters": {"day": "Sunday"}}<|eot_id|>', 'On Sunday we are open from **07:00 to 12:00**.<|eot_id|>');
-    const answered = page.evaluate(
-      (ids) =>
-        new Promise<{ text: string; reason: string }>((resolve) => {
-          const chat = document.querySelector('llama-chat')!;
-          chat.addEventListener('llama-answer', (e) => resolve((e as CustomEvent).detail), { once: true });
-          chat.forceNextRun(ids);
-        }),
-      forced,
-    );
-    // Typed into the widget's own box (Playwright's CSS selectors pierce open shadow roots).
-    await page.locator('llama-chat .composer-input').fill('When are you open on Sunday?');
-    await page.locator('llama-chat .composer-input').press('Enter');
-    expect(await answered).toEqual({ text: 'On Sunday we are open from **07:00 to 12:00**.', reason: 'done' });
+    expect(await loadTinyModel(page)).toMatchObject({ modelId: 'tiny-llama', device: 'wasm' });
+    const answered = await askForced(page, 'When are you open on Sunday?', '{"name": "get_opening_hours", "parameters": {"day": "Sunday"}}<|eot_id|>', 'On Sunday we are open from **07:00 to 12:00**.<|eot_id|>');
+    expect(answered).toEqual({ text: 'On Sunday we are open from **07:00 to 12:00**.', reason: 'done' });
 
     const card = page.locator('llama-chat .tool-card[data-tool="get_opening_hours"]');
     expect(await card.locator('.tool-status').innerText()).toMatch(/^done/);
@@ -204,27 +211,9 @@ describe('<llama-chat> on a host whose Content-Security-Policy allows only what 
       await strict.waitForFunction(() => customElements.get('llama-chat') !== undefined);
       const font = await strict.evaluate(() => getComputedStyle(document.querySelector('llama-chat')!.shadowRoot!.querySelector('.llama-root')!).fontFamily);
       expect(font).toMatch(/system-ui/);
-      const info = await strict.evaluate(async () => {
-        const chat = document.querySelector('llama-chat')!;
-        chat.setAttribute('model', 'tiny-llama');
-        chat.setAttribute('device', 'wasm');
-        chat.setAttribute('test-hooks', '');
-        return chat.load();
-      });
-      expect(info).toMatchObject({ modelId: 'tiny-llama', device: 'wasm' });
-      const forced = forcedIds('<|python_tag|>print(6 * 7)<|eom_id|>', 'Six times seven is **42**.<|eot_id|>');
-      const answered = strict.evaluate(
-        (ids) =>
-          new Promise<{ text: string; reason: string }>((resolve) => {
-            const chat = document.querySelector('llama-chat')!;
-            chat.addEventListener('llama-answer', (e) => resolve((e as CustomEvent).detail), { once: true });
-            chat.forceNextRun(ids);
-          }),
-        forced,
-      );
-      await strict.locator('llama-chat .composer-input').fill('What is six times seven?');
-      await strict.locator('llama-chat .composer-input').press('Enter');
-      expect(await answered).toEqual({ text: 'Six times seven is **42**.', reason: 'done' });
+      expect(await loadTinyModel(strict)).toMatchObject({ modelId: 'tiny-llama', device: 'wasm' });
+      const answered = await askForced(strict, 'What is six times seven?', '<|python_tag|>print(6 * 7)<|eom_id|>', 'Six times seven is **42**.<|eot_id|>');
+      expect(answered).toEqual({ text: 'Six times seven is **42**.', reason: 'done' });
       expect(await strict.locator('llama-chat .tool-card[data-tool="code_interpreter"] .tool-result').innerText()).toMatch(/^STDOUT\s+42\s*$/);
       expect(refused).toEqual([]);
     } finally {
