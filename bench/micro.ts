@@ -48,7 +48,7 @@ export const microSection: BenchSection = {
     const browser = await inBrowser(micro.id, (device) => request(DECODE_TOKENS[device]));
     return {
       e2eInDist: results.inDistribution!.table.all!.fullLoop,
-      // Held-out = the test split (untouched until run 5 was trained); dev = the older held-out split, which guided run 5.
+      // Held-out = the test split (untouched until run 5 was trained); dev = the older held-out split, which guided runs 5–7.
       e2eHeldOut: results.test!.table['all, tokens seen']!.fullLoop,
       e2eDev: results.heldOut!.table['all, tokens seen']!.fullLoop,
       dialoguesPerSet: DIALOGUES,

@@ -23,7 +23,7 @@ export const CORPUS_SEED = 20240723;
 export const CORPUS_DIALOGUES = 40_000;
 /**
  * The options of the training corpus. Date questions are drawn 3× as often as in the evaluation sets
- * (run 7): copying the month from the system block's "Today Date:" line (up to ~900 tokens back), was
+ * (run 7): copying the month from the system block's "Today Date:" line (up to ~900 tokens back) was
  * the one skill runs 5 and 6 did not learn at the default weight.
  */
 export const TRAIN_OPTIONS: DialogueOptions = { mode: 'train', weights: { date: 12 } };

@@ -48,6 +48,8 @@ export interface EvalSet {
   name: 'inDistribution' | 'test' | 'heldOut' | 'heldOutEntities' | 'newNames';
   seed: number;
   options: DialogueOptions;
+  /** Dialogues as a share of the requested count: the diagnostic sets run half as many. */
+  share: 1 | 0.5;
 }
 
 function only(categories: readonly Category[]): Partial<Record<Category, number>> {
@@ -57,11 +59,11 @@ function only(categories: readonly Category[]): Partial<Record<Category, number>
 /** The evaluation sets; seeds differ from the corpus seed (scripts/micro-llama/corpus.ts). */
 export function evalSets(): EvalSet[] {
   return [
-    { name: 'inDistribution', seed: 1001, options: { mode: 'train' } },
-    { name: 'test', seed: 1005, options: { mode: 'test' } },
-    { name: 'heldOut', seed: 1002, options: { mode: 'heldOut' } },
-    { name: 'heldOutEntities', seed: 1003, options: { mode: 'heldOutEntities', weights: only(ENTITY_CATEGORIES) } },
-    { name: 'newNames', seed: 1004, options: { mode: 'newNames', weights: only(NEW_NAME_CATEGORIES) } },
+    { name: 'inDistribution', seed: 1001, options: { mode: 'train' }, share: 1 },
+    { name: 'test', seed: 1005, options: { mode: 'test' }, share: 1 },
+    { name: 'heldOut', seed: 1002, options: { mode: 'heldOut' }, share: 1 },
+    { name: 'heldOutEntities', seed: 1003, options: { mode: 'heldOutEntities', weights: only(ENTITY_CATEGORIES) }, share: 0.5 },
+    { name: 'newNames', seed: 1004, options: { mode: 'newNames', weights: only(NEW_NAME_CATEGORIES) }, share: 0.5 },
   ];
 }
 
@@ -242,8 +244,7 @@ export interface SetResult {
 }
 
 /**
- * Runs the named evaluation sets greedily (count dialogues for inDistribution, test and heldOut, half for the
- * others); deterministic for a given count. Shared by this script and `npm run bench`.
+ * Runs the named evaluation sets greedily (`count` dialogues times each set's share); deterministic for a given count. Shared by this script and `npm run bench`.
  */
 export async function evaluate(
   engine: Engine,
@@ -254,7 +255,7 @@ export async function evaluate(
   const results: Record<string, SetResult> = {};
   for (const set of evalSets().filter((s) => o.sets.includes(s.name))) {
     const rng = new Rng(set.seed);
-    const n = set.name === 'inDistribution' || set.name === 'test' || set.name === 'heldOut' ? o.count : Math.ceil(o.count / 2);
+    const n = Math.ceil(o.count * set.share);
     const outcomes: ExchangeOutcome[] = [];
     for (let i = 0; i < n; i++) outcomes.push(...(await runDialogue(engine, tokenizer, generateDialogue(rng, set.options), ids)));
     const table = accuracyTable(outcomes, set.name !== 'inDistribution');
