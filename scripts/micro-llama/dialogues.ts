@@ -58,7 +58,7 @@ const FOLLOW_UP_CATEGORIES: readonly Category[] = ['population', 'weather', 'cap
  * question kind, countries never asked for their capital — names the model wrote in training in another
  * role); `heldOutEntities` (training templates, those held-out subjects); `newNames` (training
  * templates, names that occur nowhere in training: a diagnostic of what a micro model cannot do); `test`
- * (like `heldOut`, from the test parts: phrasings and subjects written before run 5 and evaluated once).
+ * (like `heldOut`, from the test parts: phrasings and subjects written before run 5, evaluated on runs 5–7 and never used to choose a change).
  */
 export type SplitMode = 'train' | 'heldOut' | 'heldOutEntities' | 'newNames' | 'test';
 

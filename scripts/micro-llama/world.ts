@@ -13,7 +13,7 @@ export interface Split<T> {
 }
 
 /**
- * A pool with a third, disjoint part: `test`, written before run 5 was trained and evaluated once, after
+ * A pool with a third, disjoint part: `test`, written before run 5 was trained, evaluated on runs 5–7 and never used to choose a change, after
  * `heldOut` had been used to diagnose runs 3 and 4 (so `heldOut` is no longer an untouched measure).
  */
 export interface TestSplit<T> extends Split<T> {
