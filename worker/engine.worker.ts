@@ -7,7 +7,7 @@ import { signalFromPort } from '../src/engine/abort-port';
 import type { EngineApi, EngineConfig, TokenBatch } from '../src/engine/contract';
 import { installErrorTransfer } from '../src/engine/error-transfer';
 import { MODELS } from '../src/engine/models';
-import { createTokenizer } from '../src/format/tokenizer/bpe';
+import { createTokenizer } from '../src/format/tokenizer/llama-tokenizer';
 import { createBrowserBackend } from './backends/browser-backends';
 import { detectCapabilities } from './capabilities';
 import { Engine } from './engine';

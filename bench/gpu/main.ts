@@ -26,7 +26,7 @@ import { findModel, type ModelEntry } from '../../src/engine/model-list';
 import { MODELS } from '../../src/engine/models';
 import { renderIds } from '../../src/format/render';
 import { END_OF_TEXT, EOM, EOT } from '../../src/format/special-tokens';
-import { createTokenizer } from '../../src/format/tokenizer/bpe';
+import { createTokenizer } from '../../src/format/tokenizer/llama-tokenizer';
 import { median } from '../measure';
 import { webLlmModelRecord } from '../../worker/backends/webllm-backend';
 

@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allSpecialTokens } from '../../src/format/special-tokens';
-import { createTokenizer } from '../../src/format/tokenizer/bpe';
+import { createTokenizer } from '../../src/format/tokenizer/llama-tokenizer';
 import { CORPUS, DIVERGENT } from '../../src/format/tokenizer/test-corpus';
 import { buildTokenizer, stableJson } from './tokenizer';
 

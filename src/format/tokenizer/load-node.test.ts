@@ -33,8 +33,9 @@ describe('loadTokenizer', () => {
   it('loads another directory on its own', async () => {
     const dir = join(scratch, 'tok');
     await buildTokenizer(dir);
-    const tokenizer = loadTokenizer(dir, { cacheSize: 10 });
-    expect(loadTokenizer(dir, { cacheSize: 10 })).not.toBe(tokenizer);
+    const tokenizer = loadTokenizer(dir);
+    expect(tokenizer).not.toBe(loadTokenizer());
+    expect(loadTokenizer(dir)).toBe(tokenizer);
     expect(tokenizer.encode('assistant')).toEqual([78191]);
     expect(tokenizer.decode([128008])).toBe('<|eom_id|>');
   });

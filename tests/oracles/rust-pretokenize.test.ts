@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONTRACTION_PATTERN, LLAMA3_SPLIT_PATTERN, pretokenize } from './pretokenize';
+import { CONTRACTION_PATTERN, LLAMA3_SPLIT_PATTERN, pretokenize } from './rust-pretokenize';
 
 describe('pretokenize', () => {
   const cases: Record<string, { input: string; expected: string[] }> = {

@@ -1,5 +1,7 @@
 /**
- * Llama 3's pre-tokenizer: the text is cut into pieces by one regex, and BPE runs inside each piece.
+ * Test oracle: Llama 3's pre-tokenizer written independently of the library the product uses
+ * (src/format/tokenizer/llama-tokenizer.ts). The text is cut into pieces by one regex, and BPE runs
+ * inside each piece; the tokenizer tests run textbook BPE over these pieces and compare.
  *
  * The pattern in tokenizer.json (and in Meta's tiktoken encoder) is written for Rust/Oniguruma:
  *   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
@@ -14,9 +16,7 @@
  * non-space, space), so the pieces are non-empty and concatenate back to the input exactly.
  */
 
-/** The pre-tokenizer regex exactly as Llama 3's tokenizer.json states it (Split, behavior Isolated). */
-export const LLAMA3_SPLIT_PATTERN =
-  "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+export { LLAMA3_SPLIT_PATTERN } from '../../src/format/tokenizer/llama-tokenizer';
 
 const S = '\\p{White_Space}';
 const NOT_S = '\\P{White_Space}';
