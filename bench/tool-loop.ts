@@ -76,7 +76,7 @@ export async function runToolLoop(engine: Engine, tokenizer: TextTokenizer, opti
     if (result.stop !== (last ? 'eot' : 'eom') || !sameIds(result.tokens, emitted)) {
       throw new Error(`tool loop step ${step}: the engine did not follow the forced script (stop ${result.stop})`);
     }
-    run.prefilled += result.stats.prefilledTokens;
+    run.prefilled += result.stats.prefilledTokens ?? prompt.length;
     run.prefillMs += result.stats.prefillMs;
     run.appended += prompt.length - transcript.length;
     run.promptTotal += prompt.length;
@@ -84,7 +84,7 @@ export async function runToolLoop(engine: Engine, tokenizer: TextTokenizer, opti
     transcript = [...prompt, ...result.tokens];
     if (!last) {
       messages.push(
-        { role: 'assistant', content: '', raw: result.text, ids: result.tokens, stop: 'eom' },
+        { role: 'assistant', content: '', raw: tokenizer.decode(result.tokens), ids: result.tokens, stop: 'eom' },
         { role: 'ipython', content: syntheticSearchResult(step, options.resultTokens, tokenizer) },
       );
     }

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { EngineError } from '../src/engine/errors';
 import type { ModelEntry } from '../src/engine/model-list';
 import { MODELS } from '../src/engine/models';
-import { loadTokenizer } from '../src/format/tokenizer/load-node';
 import { createOnnxBackend } from './backends/onnx-backend';
 import { Engine } from './engine';
 
@@ -13,7 +12,6 @@ const MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../models');
 export function createNodeEngine(models: readonly ModelEntry[] = MODELS): Engine {
   return new Engine({
     models,
-    loadTokenizer: async () => loadTokenizer(),
     capabilities: async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null, reason: 'Node has no WebGPU' }),
     createBackend: async (ctx) => {
       if (ctx.entry.backend !== 'onnx') {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenerateRequest, GenerateResult, SamplingParams, TokenBatch } from '../src/engine/contract';
+import type { GenerateRequest, GenerateResult, SamplingParams } from '../src/engine/contract';
 import { EngineError } from '../src/engine/errors';
 import { renderIds } from '../src/format/render';
 import { EOM, EOT, END_OF_TEXT, PYTHON_TAG } from '../src/format/special-tokens';
@@ -36,7 +36,7 @@ async function extendThreeTimes(e: Engine, sampling: SamplingParams, freshEachSt
     const cachedBefore = e.cachedIds();
     const result = await e.generate(request(prompt, sampling));
     steps.push({ prompt, cachedBefore, result });
-    messages.push({ role: 'assistant', content: '', raw: result.text, ids: result.tokens, stop: 'eot' }, { role: 'user', content: followUp });
+    messages.push({ role: 'assistant', content: '', raw: tokenizer.decode(result.tokens), ids: result.tokens, stop: 'eot' }, { role: 'user', content: followUp });
   }
   return steps;
 }
@@ -68,15 +68,22 @@ describe('prefix cache (tiny model, onnxruntime-node)', () => {
     });
   }
 
-  it('after a divergence, resets and prefills the full prompt', async () => {
+  it('after a divergence, keeps the longest common prefix and prefills only the rest, with the tokens of a full prefill', async () => {
     const a = renderIds({ messages: [{ role: 'user', content: 'First conversation.' }] }, tokenizer);
     const b = renderIds({ messages: [{ role: 'user', content: 'A different one.' }] }, tokenizer);
+    let common = 0;
+    while (a[common] === b[common]) common++;
+    expect(common).toBeGreaterThan(3); // <|begin_of_text|> and the user header
     await engine.generate(request(a, { temperature: 0 }));
     const r = await engine.generate(request(b, { temperature: 0 }));
-    expect(r.stats).toMatchObject({ reusedTokens: 0, prefilledTokens: b.length, promptTokens: b.length });
-    // The same prompt again cannot be extended (no new id to feed): reset too, same tokens.
+    expect(r.stats).toMatchObject({ reusedTokens: common, prefilledTokens: b.length - common, promptTokens: b.length });
+    expect(engine.cachedIds()).toEqual([...b, ...r.tokens.slice(0, -1)]);
+    const fresh = createNodeEngine();
+    await fresh.load('tiny-llama');
+    expect((await fresh.generate(request(b, { temperature: 0 }))).tokens).toEqual(r.tokens);
+    // The same prompt again: everything but its last id is reused (one id is fed for its logits).
     const again = await engine.generate(request(b, { temperature: 0 }));
-    expect(again.stats.prefilledTokens).toBe(b.length);
+    expect(again.stats).toMatchObject({ reusedTokens: b.length - 1, prefilledTokens: 1 });
     expect(again.tokens).toEqual(r.tokens);
   });
 
@@ -86,8 +93,9 @@ describe('prefix cache (tiny model, onnxruntime-node)', () => {
     const first = await engine.generate({ tokens: prompt, sampling: { temperature: 0.6 }, logitsProcessors: [{ type: 'force', tokens: script }] });
     expect(first.stop).toBe('eot');
     expect(first.tokens).toEqual(script.slice(0, -1));
+    expect(first.stopId).toBe(EOT);
     const next = renderIds(
-      { messages: [{ role: 'user', content: 'Say hi.' }, { role: 'assistant', content: '', raw: first.text, ids: first.tokens, stop: 'eot' }, { role: 'user', content: 'Again' }] },
+      { messages: [{ role: 'user', content: 'Say hi.' }, { role: 'assistant', content: '', raw: tokenizer.decode(first.tokens), ids: first.tokens, stop: 'eot' }, { role: 'user', content: 'Again' }] },
       tokenizer,
     );
     expect(engine.cachedIds()).toEqual([...prompt, ...first.tokens]);
@@ -105,12 +113,13 @@ describe('stops', () => {
     [EOT, 'eot'],
     [END_OF_TEXT, 'end_of_text'],
   ] as const) {
-    it(`a forced continuation ending in ${terminator} reports ${stop}; the terminator is not in text or tokens`, async () => {
+    it(`a forced continuation ending in ${terminator} reports ${stop} and its id; the terminator is not in the tokens`, async () => {
       const body = [PYTHON_TAG, ...tokenizer.encode('brave_search.call(query="x")')];
       const r = await engine.generate({ tokens: prompt(), logitsProcessors: [{ type: 'force', tokens: [...body, terminator] }] });
       expect(r.stop).toBe(stop);
+      expect(r.stopId).toBe(terminator);
       expect(r.tokens).toEqual(body);
-      expect(r.text).toBe('<|python_tag|>brave_search.call(query="x")');
+      expect(tokenizer.decode(r.tokens)).toBe('<|python_tag|>brave_search.call(query="x")');
       expect(r.stats.decodedTokens).toBe(body.length + 1);
     });
   }
@@ -123,12 +132,11 @@ describe('stops', () => {
 });
 
 describe('streaming and abort', () => {
-  it('streams batches whose tokens and text add up to the result', async () => {
-    const batches: TokenBatch[] = [];
+  it('streams id batches that add up to the result', async () => {
+    const batches: number[][] = [];
     const r = await engine.generate(request(renderIds({ messages: [{ role: 'user', content: 'Stream.' }] }, tokenizer), { temperature: 0 }, 20), (b) => batches.push(b));
     expect(batches.length).toBeGreaterThan(1);
-    expect(batches.flatMap((b) => b.tokens)).toEqual(r.tokens);
-    expect(batches.map((b) => b.text).join('')).toBe(r.text);
+    expect(batches.flat()).toEqual(r.tokens);
   });
 
   it('an abort mid-generation returns stop "abort"; the next generate works and reuses the cache', async () => {
@@ -189,10 +197,11 @@ describe('errors are typed and leave the engine usable', () => {
     expect((await engine.generate(request([128000, 9906], { temperature: 0 }, 1))).tokens).toHaveLength(1);
   });
 
-  it('tokenize, countTokens and decode use plain-content encoding', async () => {
-    expect(await engine.tokenize('This is a test sentence.')).toEqual([2028, 374, 264, 1296, 11914, 13]);
-    expect(await engine.countTokens('<|eot_id|>')).toBeGreaterThan(1);
-    expect(await engine.decode([2028, 374, 128009])).toBe('This is<|eot_id|>');
+  it("a loaded model's info carries its own sampling defaults (the micro model is greedy)", async () => {
+    expect(engine.model?.sampling).toEqual({});
+    const micro = createNodeEngine();
+    expect((await micro.load('micro-llama')).sampling).toEqual({ temperature: 0 });
+    await micro.unload();
   });
 });
 

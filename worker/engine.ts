@@ -1,34 +1,32 @@
 /**
- * The engine: one model, one KV cache, our sampler. Runs inside the Web Worker (worker/engine.worker.ts
- * exposes it) and directly in Node for tests. Requests are served one at a time, in order.
+ * The engine: one model, one KV cache, our sampler — ids in, ids out. Runs inside the Web Worker
+ * (worker/engine.worker.ts exposes it) and directly in Node. Requests are served one at a time, in order.
+ * Nothing here knows text: the page renders, counts and decodes with its own tokenizer.
  *
- * Invariant: `cache` lists exactly the ids the backend's KV cache holds. Any failure inside the
- * backend clears both, so a later request can never reuse a cache in an unknown state.
+ * Invariants:
+ * - For a LogitsBackend, `cache` lists exactly the ids its KV cache holds; each request keeps the
+ *   longest common prefix and prefills only the rest. Any failure inside the backend clears both, so
+ *   a later request can never reuse a cache in an unknown state; a lost device unloads the model.
+ * - Both kinds of backend give the same result semantics: which stop fired (and its id), the ids
+ *   without the terminator, structural special ids never sampled, a forced continuation honoured,
+ *   an abort as a result (`stop: 'abort'`, the ids so far), never as an error.
  */
-import type {
-  GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress, StopReason, TokenBatch,
-} from '../src/engine/contract';
+import type { GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress } from '../src/engine/contract';
 import { abortError, EngineError } from '../src/engine/errors';
 import { findModel, type ModelEntry } from '../src/engine/model-list';
-import { stopKind, VOCAB_SIZE } from '../src/format/special-tokens';
-import { segmentsToIds } from '../src/format/render';
-import type { Segment, TextTokenizer } from '../src/format/types';
+import { VOCAB_SIZE } from '../src/format/special-tokens';
 import type { Backend, BackendFactory } from './backends/backend';
-import { banStructuralTokens, createLogitsProcessors } from './logits-processors';
+import { prepareRequest, type Generated } from './generation';
+import { IdBatcher } from './id-batcher';
+import { generateWithLogits } from './logits-generation';
 import { PrefixCache } from './prefix-cache';
-import { createRng, randomSeed } from './rng';
-import { createSampler, resolveSampling } from './sampler';
-import { StreamDecoder } from './stream-decoder';
-import { TokenBatcher } from './token-batcher';
-import { yieldToEventLoop } from './yield';
+import { createSampler } from './sampler';
+import { generateWithSampler } from './sampling-generation';
 
-export const DEFAULT_MAX_TOKENS = 1024;
-
-const STRUCTURAL_BAN = banStructuralTokens();
+export { DEFAULT_MAX_TOKENS } from './generation';
 
 export interface EngineDeps {
   models: readonly ModelEntry[];
-  loadTokenizer: () => Promise<TextTokenizer>;
   createBackend: BackendFactory;
   capabilities: () => Promise<GpuCapabilities>;
 }
@@ -41,7 +39,6 @@ interface Loaded {
 
 export class Engine {
   private loaded: Loaded | null = null;
-  private tokenizer: TextTokenizer | null = null;
   private readonly cache = new PrefixCache();
   private readonly sample = createSampler(VOCAB_SIZE);
   private queue: Promise<unknown> = Promise.resolve();
@@ -57,9 +54,8 @@ export class Engine {
     return this.serialized(async () => {
       const entry = findModel(this.deps.models, modelId);
       if (!entry) throw new EngineError('unknown_model', `no model "${modelId}" in models.json`);
-      throwIfAborted(signal);
+      if (signal?.aborted) throw abortError('load aborted');
       await this.unloadNow();
-      this.tokenizer ??= await this.deps.loadTokenizer();
       const backend = await this.deps.createBackend({
         entry,
         options,
@@ -76,6 +72,7 @@ export class Engine {
         contextWindow: entry.contextWindow,
         toolCalling: entry.toolCalling,
         device: backend.device,
+        sampling: { ...entry.sampling },
       };
       this.loaded = { entry, backend, info };
       return info;
@@ -91,121 +88,37 @@ export class Engine {
     return this.loaded?.info ?? null;
   }
 
-  /** The ids the KV cache holds (for tests and the inspector). */
+  /** The ids a logits backend's KV cache holds (for tests and the inspector); [] for a far-side sampler. */
   cachedIds(): number[] {
     return this.cache.ids();
   }
 
   /**
-   * Generates until a stop id, maxTokens or an abort. Prefills only what extends the cached ids;
-   * anything else resets the cache and prefills everything. An abort is a result (`stop: 'abort'`,
-   * the tokens so far), not an error; the engine stays usable and its cache consistent.
+   * Generates until a stop id, maxTokens or an abort, streaming the emitted ids to `onIds` in batches
+   * (all of them delivered before this resolves). Rejects with EngineError; RangeError for sampling
+   * settings that mean nothing.
    */
-  generate(request: GenerateRequest, onTokens?: (batch: TokenBatch) => void, signal?: AbortSignal): Promise<GenerateResult> {
-    return this.serialized(() => this.generateNow(request, onTokens, signal));
+  generate(request: GenerateRequest, onIds?: (ids: number[]) => void, signal?: AbortSignal): Promise<GenerateResult> {
+    return this.serialized(() => this.generateNow(request, onIds, signal));
   }
 
-  async tokenize(text: string): Promise<number[]> {
-    return (await this.getTokenizer()).encode(text);
-  }
-
-  async countTokens(text: string): Promise<number> {
-    return (await this.getTokenizer()).encode(text).length;
-  }
-
-  async decode(tokens: number[]): Promise<string> {
-    return (await this.getTokenizer()).decode(tokens);
-  }
-
-  async encodeSegments(segments: Segment[]): Promise<number[]> {
-    return segmentsToIds(segments, await this.getTokenizer());
-  }
-
-  async loseDevice(): Promise<void> {
-    const backend = this.loaded?.backend;
-    if (!backend?.loseDevice) throw new EngineError('invalid_request', 'the loaded backend has no GPU device to lose');
-    await backend.loseDevice();
-  }
-
-  private async generateNow(request: GenerateRequest, onTokens?: (batch: TokenBatch) => void, signal?: AbortSignal): Promise<GenerateResult> {
+  private async generateNow(request: GenerateRequest, onIds?: (ids: number[]) => void, signal?: AbortSignal): Promise<GenerateResult> {
     const loaded = this.loaded;
     if (!loaded) throw new EngineError('not_loaded', 'no model is loaded: call load() first');
-    const tokenizer = await this.getTokenizer();
-    const { tokens } = request;
-    validateTokens(tokens);
-    const window = loaded.entry.contextWindow;
-    if (tokens.length >= window) {
-      throw new EngineError(
-        'context_overflow',
-        `the prompt has ${tokens.length} tokens and the context window is ${window}: nothing left to generate into`,
-      );
-    }
-    const maxTokens = Math.min(request.maxTokens ?? DEFAULT_MAX_TOKENS, window - tokens.length);
-    if (!(maxTokens >= 1)) throw new EngineError('invalid_request', 'maxTokens must be at least 1');
-    const params = resolveSampling(request.sampling);
-    const rng = createRng(request.sampling?.seed ?? randomSeed());
-    const processors = [STRUCTURAL_BAN, ...createLogitsProcessors(request.logitsProcessors)];
-
-    const emitted: number[] = [];
-    const recent = tokens.slice(-params.penaltyWindow);
-    const pick = (logits: Float32Array): number => {
-      for (const p of processors) p(logits, emitted.length);
-      const id = this.sample(logits, params, rng, recent);
-      recent.push(id);
-      return id;
-    };
-
-    const stats = { promptTokens: tokens.length, reusedTokens: 0, prefilledTokens: 0, decodedTokens: 0, prefillMs: 0, decodeMs: 0 };
-    const decoder = new StreamDecoder(tokenizer);
-    const batcher = new TokenBatcher(decoder, onTokens);
-    if (signal?.aborted) return { tokens: [], text: '', stop: 'abort', stats };
-
-    let stop: StopReason;
+    const prepared = prepareRequest(request, loaded.entry.contextWindow);
+    const batcher = new IdBatcher(onIds);
+    let result: Generated;
     try {
-      const plan = this.cache.plan(tokens);
-      if (plan.reuse === 0 && this.cache.length > 0) await this.resetCache(loaded);
-      stats.reusedTokens = plan.reuse;
-      stats.prefilledTokens = plan.suffix.length;
-      const t0 = performance.now();
-      let next = await loaded.backend.step(plan.suffix, pick);
-      this.cache.append(plan.suffix);
-      stats.decodedTokens = 1;
-      const t1 = performance.now();
-      stats.prefillMs = t1 - t0;
-      for (;;) {
-        const kind = stopKind(next);
-        if (kind) {
-          stop = kind;
-          break;
-        }
-        emitted.push(next);
-        batcher.push(next);
-        if (stats.decodedTokens >= maxTokens) {
-          stop = 'length';
-          break;
-        }
-        await yieldToEventLoop();
-        if (signal?.aborted) {
-          stop = 'abort';
-          break;
-        }
-        const fed = next;
-        next = await loaded.backend.step([fed], pick);
-        this.cache.append([fed]);
-        stats.decodedTokens++;
-      }
-      stats.decodeMs = performance.now() - t1;
+      result =
+        loaded.backend.kind === 'logits'
+          ? await generateWithLogits(loaded.backend, this.cache, this.sample, prepared, batcher, signal)
+          : await generateWithSampler(loaded.backend, prepared, batcher, signal);
     } catch (e) {
       await this.afterBackendFailure(loaded, e);
-      throw e instanceof EngineError || e instanceof RangeError ? e : new EngineError('internal', `generation failed: ${errorMessage(e)}`);
+      throw e instanceof EngineError ? e : new EngineError('internal', `generation failed: ${errorMessage(e)}`);
     }
-    batcher.flush(true);
-    return { tokens: emitted, text: tokenizer.decode(emitted), stop, stats };
-  }
-
-  private async resetCache(loaded: Loaded): Promise<void> {
-    this.cache.clear();
-    await loaded.backend.reset();
+    batcher.flush();
+    return result;
   }
 
   /** The backend's cache is in an unknown state: forget it; a lost device unloads the model. */
@@ -216,7 +129,7 @@ export class Engine {
       await loaded.backend.dispose().catch(() => {});
       return;
     }
-    await loaded.backend.reset().catch(() => {});
+    if (loaded.backend.kind === 'logits') await loaded.backend.reset().catch(() => {});
   }
 
   private async unloadNow(): Promise<void> {
@@ -226,28 +139,12 @@ export class Engine {
     if (loaded) await loaded.backend.dispose();
   }
 
-  private async getTokenizer(): Promise<TextTokenizer> {
-    this.tokenizer ??= await this.deps.loadTokenizer();
-    return this.tokenizer;
-  }
-
   /** Runs requests one after another: one model, one cache. */
   private serialized<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task, task);
     this.queue = run.catch(() => {});
     return run;
   }
-}
-
-function validateTokens(tokens: unknown): asserts tokens is number[] {
-  if (!Array.isArray(tokens) || tokens.length === 0) throw new EngineError('invalid_request', 'tokens must be a non-empty array of ids');
-  for (const id of tokens) {
-    if (!Number.isInteger(id) || id < 0 || id >= VOCAB_SIZE) throw new EngineError('invalid_request', `token id ${id} is outside the vocabulary`);
-  }
-}
-
-function throwIfAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw abortError('load aborted');
 }
 
 function errorMessage(e: unknown): string {

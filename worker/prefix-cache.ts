@@ -1,7 +1,7 @@
 /**
- * Bookkeeping of what the backend's KV cache holds: exactly the ids fed so far, in order.
- * (The last sampled token — often a terminator — is not in it: it was never fed; a next prompt
- * that continues the transcript starts its suffix with it.) Compares ids, never text.
+ * Bookkeeping of what a logits backend's KV cache holds: exactly the ids fed so far, in order.
+ * (The last sampled token — often a terminator — is not in it: it was never fed; a next prompt that
+ * continues the transcript starts its suffix with it.) Compares ids, never text.
  */
 export class PrefixCache {
   private fed: number[] = [];
@@ -12,21 +12,26 @@ export class PrefixCache {
   }
 
   /**
-   * How to serve a prompt: `reuse` ids stay in the cache and `suffix` is prefilled. A prompt that
-   * strictly extends the cache reuses all of it; anything else (divergence, same length, shorter)
-   * resets: the backend has no rollback, and at least one new id must be fed to get logits.
+   * How to serve a prompt: keep the longest common prefix of the cache and the prompt (`keep` ids),
+   * roll the rest of the cache back, and prefill `suffix`. At least one id is always prefilled (the
+   * logits after the last prompt id are needed), so a prompt equal to — or a prefix of — the cache
+   * keeps one id fewer than it shares.
    */
-  plan(tokens: readonly number[]): { reuse: number; suffix: number[] } {
-    const n = this.fed.length;
-    if (n > 0 && tokens.length > n && this.fed.every((id, i) => tokens[i] === id)) {
-      return { reuse: n, suffix: tokens.slice(n) };
-    }
-    return { reuse: 0, suffix: tokens.slice() };
+  plan(tokens: readonly number[]): { keep: number; suffix: number[] } {
+    const limit = Math.min(this.fed.length, tokens.length - 1);
+    let keep = 0;
+    while (keep < limit && this.fed[keep] === tokens[keep]) keep++;
+    return { keep, suffix: tokens.slice(keep) };
   }
 
   /** Records ids just fed to the backend. */
   append(ids: readonly number[]): void {
     for (const id of ids) this.fed.push(id);
+  }
+
+  /** The backend dropped every position from `n` on. */
+  truncate(n: number): void {
+    this.fed.length = Math.min(n, this.fed.length);
   }
 
   /** The backend's cache was cleared. */

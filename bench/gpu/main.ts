@@ -108,7 +108,7 @@ async function runOurs(client: EngineClient, promptIds: number[]): Promise<RunFi
   const sampling: SamplingParams = SAMPLED ? { temperature: 0.6, topP: 0.9, seed: 1 } : { temperature: 0 };
   const result = await client.generate(
     { tokens: promptIds, sampling, maxTokens: TOKENS, logitsProcessors: [{ type: 'ban', tokens: [END_OF_TEXT, EOM, EOT] }] },
-    (batch) => arrivals.push({ t: performance.now(), n: batch.tokens.length }),
+    (ids) => arrivals.push({ t: performance.now(), n: ids.length }),
   );
   const { stats } = result;
   return {

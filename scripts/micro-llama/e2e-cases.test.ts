@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { Engine } from '../../worker/engine';
-import { parseAssistantOutput } from '../../src/format/parse';
+import { parseEmitted } from '../../src/format/parse';
 import { renderIds } from '../../src/format/render';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { Message } from '../../src/format/types';
@@ -26,8 +26,9 @@ afterAll(async () => {
 async function step(messages: Message[]) {
   const r = await engine.generate({ tokens: renderIds({ ...MICRO_E2E_RENDER_OPTIONS, messages }, tokenizer), sampling: { temperature: 0 }, maxTokens: 96 });
   const stop = r.stop === 'eom' ? 'eom' : 'eot';
-  messages.push({ role: 'assistant', content: '', raw: r.text, ids: r.tokens, stop });
-  return { ...parseAssistantOutput(`${r.text}<|${stop}_id|>`), stop: r.stop };
+  const parsed = parseEmitted(r.tokens, stop, tokenizer);
+  messages.push({ role: 'assistant', content: '', raw: tokenizer.decode(r.tokens), ids: r.tokens, stop, toolCalls: parsed.toolCalls });
+  return { ...parsed, stop: r.stop };
 }
 
 describe('micro model end-to-end cases (greedy, unforced)', () => {

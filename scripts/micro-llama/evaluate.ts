@@ -19,9 +19,9 @@ import type { Engine } from '../../worker/engine';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { ModelEntry } from '../../src/engine/model-list';
 import { MODELS } from '../../src/engine/models';
-import { parseAssistantOutput } from '../../src/format/parse';
+import { parseEmitted } from '../../src/format/parse';
 import { renderIds } from '../../src/format/render';
-import { EOM_TEXT, EOT_TEXT, FIRST_SPECIAL_ID, PYTHON_TAG } from '../../src/format/special-tokens';
+import { FIRST_SPECIAL_ID, PYTHON_TAG } from '../../src/format/special-tokens';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { Message, ParsedOutput, TextTokenizer, ToolCall } from '../../src/format/types';
 import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, MICRO_CONTEXT_WINDOW, readMicroArtifact } from '../setup/micro-model';
@@ -126,10 +126,6 @@ export function simulateTool(call: ToolCall, ex: Exchange): string | Record<stri
 const MAX_STEPS_PER_EXCHANGE = 3;
 const MAX_TOKENS_PER_MESSAGE = 160;
 
-function withTerminator(text: string, stop: string): string {
-  return text + (stop === 'eom' ? EOM_TEXT : stop === 'eot' ? EOT_TEXT : '');
-}
-
 /** Runs one dialogue through the engine, exchange after exchange, and scores each exchange. */
 export async function runDialogue(engine: Engine, tokenizer: TextTokenizer, d: Dialogue, ids: CorpusIds): Promise<ExchangeOutcome[]> {
   const seenTokens = everyTokenSeen(d, tokenizer, ids);
@@ -143,13 +139,14 @@ export async function runDialogue(engine: Engine, tokenizer: TextTokenizer, d: D
       const tokens = renderIds({ ...dialogueOptions(d), messages }, tokenizer);
       if (tokens.length + 8 >= MICRO_CONTEXT_WINDOW) break;
       const r = await engine.generate({ tokens, sampling: { temperature: 0 }, maxTokens: MAX_TOKENS_PER_MESSAGE });
-      const parsed = parseAssistantOutput(withTerminator(r.text, r.stop));
+      const text = tokenizer.decode(r.tokens);
+      const parsed = parseEmitted(r.tokens, r.stop === 'eom' || r.stop === 'eot' ? r.stop : null, tokenizer);
       generations.push(parsed);
-      transcript.push(`${r.text}[${r.stop}]`);
+      transcript.push(`${text}[${r.stop}]`);
       const calls = parsed.toolCalls;
       // Emitted ids are replayed as the real loop does, unless they hold a special id the renderer would refuse.
       const ids = r.tokens.every((id) => id < FIRST_SPECIAL_ID || id === PYTHON_TAG) ? r.tokens : undefined;
-      messages.push({ role: 'assistant', content: '', raw: r.text, ...(ids ? { ids } : {}), stop: r.stop === 'eom' || (r.stop !== 'eot' && calls.length > 0) ? 'eom' : 'eot' });
+      messages.push({ role: 'assistant', content: '', raw: text, ...(ids ? { ids } : {}), stop: r.stop === 'eom' || (r.stop !== 'eot' && calls.length > 0) ? 'eom' : 'eot' });
       if (calls.length === 0 && r.stop === 'eom') {
         // An eom with no readable call still waits for a result: answer it with an error, as a loop would.
         messages.push({ role: 'ipython', content: { error: 'no tool call could be read from the message' } });
@@ -331,7 +328,7 @@ async function main(): Promise<void> {
     const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     manifest.evaluation = {
       command: 'npx tsx scripts/micro-llama/evaluate.ts --write-manifest',
-      method: 'greedy (temperature 0), unforced, through createNodeEngine (onnx backend, onnxruntime-node CPU) and parseAssistantOutput; tool results synthesized from the world; exact match',
+      method: 'greedy (temperature 0), unforced, through createNodeEngine (onnx backend, onnxruntime-node CPU) and parseEmitted (the parser, from the emitted ids); tool results synthesized from the world; exact match',
       columns: { toolChoice: 'the first message calls the right tool (or none)', exactCall: 'the call parses to exactly the expected call', answerHasValue: 'the answer after the result contains every expected value', terminators: 'eom after the call, eot after the answer', fullLoop: 'all of these, with no extra call' },
       weightsSha256: artifact.manifest.weights.sha256,
       ...results,

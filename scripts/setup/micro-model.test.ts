@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEngine } from '../../worker/create-node-engine';
-import { parseAssistantOutput } from '../../src/format/parse';
+import { parseEmitted } from '../../src/format/parse';
 import { renderIds } from '../../src/format/render';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { Message } from '../../src/format/types';
@@ -127,9 +127,10 @@ describe('the micro model through createNodeEngine', () => {
     await engine.load(MICRO_MODEL_ID);
     try {
       const first = await engine.generate({ tokens: PROMPT, sampling: { temperature: 0 }, maxTokens: 64 });
-      expect(first.text).toBe('<|python_tag|>brave_search.call(query="population of Oslo")');
+      const firstText = tokenizer.decode(first.tokens);
+      expect(firstText).toBe('<|python_tag|>brave_search.call(query="population of Oslo")');
       expect(first.stop).toBe('eom');
-      expect(parseAssistantOutput(`${first.text}<|eom_id|>`).toolCalls).toEqual([{ kind: 'builtin', name: 'brave_search', arguments: { query: 'population of Oslo' } }]);
+      expect(parseEmitted(first.tokens, 'eom', tokenizer).toolCalls).toEqual([{ kind: 'builtin', name: 'brave_search', arguments: { query: 'population of Oslo' } }]);
 
       const result = {
         query: 'population of Oslo',
@@ -137,12 +138,12 @@ describe('the micro model through createNodeEngine', () => {
       };
       const messages: Message[] = [
         { role: 'user', content: QUESTION },
-        { role: 'assistant', content: '', raw: first.text, ids: first.tokens, stop: 'eom' },
+        { role: 'assistant', content: '', raw: firstText, ids: first.tokens, stop: 'eom' },
         { role: 'ipython', content: result },
       ];
       const second = await engine.generate({ tokens: renderIds({ ...OPTIONS, messages }, tokenizer), sampling: { temperature: 0 }, maxTokens: 64 });
       expect(second.stop).toBe('eot');
-      expect(second.text).toContain('634,293');
+      expect(tokenizer.decode(second.tokens)).toContain('634,293');
       expect(second.stats.reusedTokens).toBe(PROMPT.length + first.tokens.length);
     } finally {
       await engine.unload();

@@ -94,9 +94,7 @@ describe('buildTinyModel', () => {
   it('is idempotent via its stamp and rebuilds when the stamp is stale', async () => {
     const model = join(dir, 'onnx/model.onnx');
     const before = (await stat(model)).mtimeMs;
-    const t0 = performance.now();
     await buildTinyModel(dir, { tokenizerDir: join(dir, 'none') });
-    expect(performance.now() - t0).toBeLessThan(500);
     expect((await stat(model)).mtimeMs).toBe(before);
 
     await writeFile(join(dir, '.tiny-model.stamp'), 'stale');

@@ -81,9 +81,7 @@ describe('buildTokenizer output', () => {
 describe('buildTokenizer stamp', () => {
   it('does nothing when the stamp matches', async () => {
     const before = await Promise.all(['tokenizer.json', 'tokenizer_config.json', '.stamp'].map((n) => inode(join(dir, n))));
-    const started = performance.now();
     await buildTokenizer(dir);
-    expect(performance.now() - started).toBeLessThan(2_000);
     const after = await Promise.all(['tokenizer.json', 'tokenizer_config.json', '.stamp'].map((n) => inode(join(dir, n))));
     expect(after).toEqual(before);
   });

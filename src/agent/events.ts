@@ -16,16 +16,28 @@ export type FinishReason =
 
 export type AgentEvent =
   | { type: 'step-start'; step: number; promptTokens: number }
-  | { type: 'text-delta'; step: number; text: string }
+  | {
+      type: 'text-delta';
+      step: number;
+      text: string;
+      /** `prose` before the model's python tag (shown as the answer as it streams), `call` after it. */
+      part: 'prose' | 'call';
+    }
   | { type: 'tool-call'; step: number; callId: string; call: ToolCall }
   | { type: 'confirmation-request'; step: number; callId: string; call: ToolCall }
   | { type: 'tool-result'; step: number; callId: string; name: string; content: string; isError: boolean; durationMs: number }
   | {
       type: 'step-finish';
       step: number;
-      /** What the model emitted this step (no terminator) and why it stopped. */
+      /** What the model emitted this step (no terminator): its text (the tag by name) and ids. */
       raw: string;
+      ids: number[];
+      /** The step parsed once, from its ids: what the user should see and the calls it made. */
+      content: string;
+      toolCalls: ToolCall[];
       stop: StopReason;
+      /** The stop id that fired (null for length or abort). */
+      stopId: number | null;
       stats: GenerateStats;
       /** The exact prompt of this step: ids and text (special tokens by name). */
       prompt: { ids: number[]; text: string };

@@ -10,14 +10,16 @@ import { NodePythonSandbox } from '../../tests/support/node-python-sandbox';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { Engine } from '../../worker/engine';
 import { MODELS } from '../engine/models';
+import { loadTokenizer } from '../format/tokenizer/load-node';
 import { startToolProxyServer } from '../server/tool-proxy';
 import { braveSearchTool } from '../tools/brave-search';
 import { codeInterpreterTool } from '../tools/code-interpreter';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
 import { runAgent } from './run-agent';
-import { collect, ofType } from './test-support';
+import { collect, ofType } from './collect-events';
 
 const MICRO = MODELS.find((m) => m.demo)!;
+const tokenizer = loadTokenizer();
 const byName = (name: string) => MICRO_E2E_CASES.find((c) => c.name === name)!;
 
 let engine: Engine;
@@ -48,6 +50,7 @@ async function ask(c: MicroE2eCase) {
   return collect(
     runAgent({
       engine,
+      tokenizer,
       tools: [braveSearchTool({ proxyBase: proxy.toolsBase }), wolframAlphaTool({ proxyBase: proxy.toolsBase }), codeInterpreterTool(sandbox)],
       conversation: { date: MICRO_E2E_RENDER_OPTIONS.date, messages: [{ role: 'user', content: c.question }] },
       sampling: { temperature: 0 },

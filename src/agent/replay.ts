@@ -11,7 +11,8 @@ import { EOM_TEXT, EOT, EOT_TEXT } from '../format/special-tokens';
 import type { Conversation, Message, TextTokenizer } from '../format/types';
 import type { Tool } from '../tools/tool';
 import { runAgent } from './run-agent';
-import { collect, ofType, scriptIds } from './test-support';
+import { collect, ofType } from './collect-events';
+import { scriptIds } from './scripted-output';
 
 export interface ReplayReport {
   /** The exact prompt string at each generation. */
@@ -68,6 +69,7 @@ async function replayRun(
   const events = await collect(
     runAgent({
       engine: options.engine,
+      tokenizer: options.tokenizer,
       // Only the tools the file enables may run; the file's own options render the prompt.
       tools: (options.tools ?? []).filter((t) => conversation.builtinTools?.includes(t.name)),
       conversation: { ...conversation, messages: transcript },

@@ -7,11 +7,12 @@
 import { callbackStream } from '../engine/callback-stream';
 import type { EngineLike, GenerateResult, LoadedModelInfo, LogitsProcessorSpec, SamplingParams } from '../engine/contract';
 import { EngineError, isAbortError, serializeError } from '../engine/errors';
-import { parseAssistantOutput } from '../format/parse';
-import { renderSegments, segmentsToText } from '../format/render';
-import { EOM_TEXT, EOT_TEXT } from '../format/special-tokens';
+import { parseEmitted } from '../format/parse';
+import { renderSegments, segmentsToIds, segmentsToText } from '../format/render';
+import { PYTHON_TAG } from '../format/special-tokens';
 import { hasSystemOptions } from '../format/system-block';
-import type { Conversation, Message, ToolCall } from '../format/types';
+import { StreamDecoder } from '../format/tokenizer/stream-decoder';
+import type { Conversation, Message, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
 import type { AgentEvent, FinishReason } from './events';
 import { runToolCall } from './run-tool-call';
@@ -19,6 +20,8 @@ import { ToolSet } from './tool-set';
 
 export interface RunAgentOptions {
   engine: EngineLike;
+  /** The page's tokenizer: prompts are rendered to ids and results counted and decoded here, not in the engine. */
+  tokenizer: TextTokenizer;
   tools?: readonly Tool[];
   /** The conversation so far (ending with the user's turn, or with tool results to continue from). */
   conversation: Conversation;
@@ -62,14 +65,17 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
   // Pinned once: a system block that changed mid-run (midnight) would invalidate the KV cache.
   const date = o.conversation.date ?? (tools.size > 0 || hasSystemOptions(o.conversation) ? new Date() : undefined);
   const conversation = (): Conversation => ({ ...o.conversation, ...toolOptions(tools, o.conversation), ...(date ? { date } : {}), messages });
-  const budget = AbortSignal.timeout(cfg.timeBudgetMs);
-  const signal = o.signal ? AbortSignal.any([o.signal, budget]) : budget;
+  const budget = deadline(cfg.timeBudgetMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, budget.signal]) : budget.signal;
   const endReason = (): FinishReason => (o.signal?.aborted ? 'aborted' : 'time_budget');
   let answer = '';
   let step = 0;
   let previousWasEmptyEom = false;
 
-  const finish = (reason: FinishReason) => emit({ type: 'finish', reason, text: answer, messages: [...messages], steps: step });
+  const finish = (reason: FinishReason) => {
+    budget.clear();
+    emit({ type: 'finish', reason, text: answer, messages: [...messages], steps: step });
+  };
 
   try {
     if (tools.size > 0 && o.model && !o.model.toolCalling) {
@@ -83,30 +89,35 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
     while (step < cfg.maxSteps) {
       if (signal.aborted) return finish(endReason());
       const segments = renderSegments({ ...conversation(), addGenerationPrompt: true });
-      const ids = await o.engine.encodeSegments(segments);
+      const ids = segmentsToIds(segments, o.tokenizer);
       emit({ type: 'step-start', step, promptTokens: ids.length });
+      const stream = streamText(o.tokenizer, step, emit);
       const result: GenerateResult = await o.engine.generate(
         { tokens: ids, sampling: o.sampling, maxTokens: cfg.maxTokensPerStep, logitsProcessors: o.logitsProcessors?.(step) },
-        (batch) => batch.text && emit({ type: 'text-delta', step, text: batch.text }),
+        stream.push,
         signal,
       );
-      emit({ type: 'step-finish', step, raw: result.text, stop: result.stop, stats: result.stats, prompt: { ids, text: segmentsToText(segments) } });
+      stream.flush();
+      const raw = o.tokenizer.decode(result.tokens);
+      const finished = result.stop === 'eom' || result.stop === 'eot';
+      // abort, length or end_of_text: what was said is kept as a finished turn (eot) so the transcript stays valid.
+      const parsed = parseEmitted(result.tokens, finished ? (result.stop as 'eom' | 'eot') : 'eot', o.tokenizer);
+      const { content, toolCalls } = finished ? parsed : { content: parsed.content, toolCalls: [] };
+      emit({ type: 'step-finish', step, raw, ids: result.tokens, content, toolCalls, stop: result.stop, stopId: result.stopId, stats: result.stats, prompt: { ids, text: segmentsToText(segments) } });
       step++;
 
-      if (result.stop !== 'eom' && result.stop !== 'eot') {
-        // abort, length or end_of_text: keep what was said as a finished turn so the transcript stays valid.
-        if (result.tokens.length > 0) messages.push({ role: 'assistant', content: result.text, raw: result.text, ids: result.tokens, stop: 'eot' });
-        answer = parseAssistantOutput(result.text).content;
+      if (!finished) {
+        if (result.tokens.length > 0) messages.push({ role: 'assistant', content, raw, ids: result.tokens, stop: 'eot', toolCalls: [] });
+        answer = content;
         if (result.stop === 'abort') return finish(endReason());
         if (result.stop === 'length') return finish('length');
         return finish('done');
       }
 
-      const parsed = parseAssistantOutput(result.text + (result.stop === 'eom' ? EOM_TEXT : EOT_TEXT));
-      messages.push({ role: 'assistant', content: parsed.content, raw: result.text, ids: result.tokens, stop: result.stop });
-      answer = parsed.content;
+      messages.push({ role: 'assistant', content, raw, ids: result.tokens, stop: result.stop as 'eom' | 'eot', toolCalls });
+      answer = content;
 
-      if (parsed.toolCalls.length === 0) {
+      if (toolCalls.length === 0) {
         if (result.stop === 'eot') return finish('done');
         // <|eom_id|> with nothing to run: one error result so the model can recover; twice ends the loop.
         messages.push({ role: 'ipython', content: NOTHING_CALLABLE });
@@ -116,7 +127,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       }
       previousWasEmptyEom = false;
 
-      for (const [index, call] of parsed.toolCalls.entries()) {
+      for (const [index, call] of toolCalls.entries()) {
         const callId = `${step - 1}.${index}`;
         emit({ type: 'tool-call', step: step - 1, callId, call });
         const started = performance.now();
@@ -131,14 +142,14 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
                   signal,
                   timeoutMs: cfg.toolTimeoutMs,
                   maxResultTokens: cfg.maxResultTokens,
-                  countTokens: (t) => o.engine.countTokens(t),
+                  countTokens: (t) => o.tokenizer.encode(t).length,
                   confirm: o.confirm,
                   onConfirmationRequest: () => emit({ type: 'confirmation-request', step: step - 1, callId, call }),
                 });
         } catch (e) {
           if (!isAbortError(e)) throw e;
           // Every call gets its result, even on abort: the transcript must stay renderable.
-          for (let rest = index; rest < parsed.toolCalls.length; rest++) {
+          for (let rest = index; rest < toolCalls.length; rest++) {
             messages.push({ role: 'ipython', content: { error: o.signal?.aborted ? 'aborted by the user' : 'the time budget ran out' } });
           }
           return finish(endReason());
@@ -152,6 +163,44 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
     emit({ type: 'error', error: serializeError(e) });
     return finish('error');
   }
+}
+
+/** A signal that aborts after `ms` (a plain timer, cleared when the run ends). */
+function deadline(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+/**
+ * Streams a step's ids as text deltas: decoded with UTF-8 boundaries respected, marked `prose` until
+ * the model's python tag (id 128010) and `call` after it.
+ */
+function streamText(tokenizer: TextTokenizer, step: number, emit: (e: AgentEvent) => void): { push: (ids: number[]) => void; flush: () => void } {
+  const decoder = new StreamDecoder(tokenizer);
+  let part: 'prose' | 'call' = 'prose';
+  let pending = '';
+  const send = () => {
+    if (pending !== '') emit({ type: 'text-delta', step, text: pending, part });
+    pending = '';
+  };
+  return {
+    push: (ids) => {
+      for (const id of ids) {
+        if (id === PYTHON_TAG && part === 'prose') {
+          pending += decoder.flush();
+          send();
+          part = 'call';
+        }
+        pending += decoder.push([id]);
+      }
+      send();
+    },
+    flush: () => {
+      pending += decoder.flush();
+      send();
+    },
+  };
 }
 
 /** The prompt's tool options: the conversation's own when it gives any (a replayed file), else derived from the tools. */

@@ -8,9 +8,9 @@ export interface ToolCallOptions {
   /** The run's signal (the caller's abort and the loop's time budget). */
   signal: AbortSignal;
   timeoutMs: number;
-  /** Result budget in tokens, counted exactly by the engine. */
+  /** Result budget in tokens, counted exactly by the page's tokenizer. */
   maxResultTokens: number;
-  countTokens: (text: string) => Promise<number>;
+  countTokens: (text: string) => number;
   /** Asks the user; resolves true to run the tool. Absent: tools that need confirmation are declined. */
   confirm?: (call: ToolCall) => Promise<boolean>;
   onConfirmationRequest: () => void;
@@ -22,12 +22,12 @@ export interface ToolCallOptions {
  * read, never an empty turn. Only the caller's abort (or the time budget) escapes, as AbortError.
  */
 export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{ content: string; isError: boolean }> {
-  const format = async (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => ({
-    content: await formatToolResult(outcome, { maxTokens: o.maxResultTokens, countTokens: o.countTokens }),
+  const format = (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => ({
+    content: formatToolResult(outcome, { maxTokens: o.maxResultTokens, countTokens: o.countTokens }),
     isError: !outcome.ok,
   });
   const resolved = o.tools.resolve(call);
-  if ('error' in resolved) return format({ ok: true, value: resolved.error }).then((r) => ({ ...r, isError: true }));
+  if ('error' in resolved) return { ...format({ ok: true, value: resolved.error }), isError: true };
   const { tool, args } = resolved;
 
   if (tool.needsConfirmation) {
@@ -50,7 +50,7 @@ export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{
     return format({ ok: true, value });
   } catch (e) {
     if (o.signal.aborted) throw abortError('aborted while a tool was running');
-    if (timeout.aborted) return { content: await timeoutError(timeoutMs), isError: true };
+    if (timeout.aborted) return { content: timeoutError(timeoutMs), isError: true };
     return format({ ok: false, error: e });
   }
 }

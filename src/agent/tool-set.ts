@@ -1,9 +1,8 @@
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../format/builtin-tools';
 import type { RenderOptions, ToolCall } from '../format/types';
 import { toolSchemaForPrompt } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
 
-/** Llama 3.1's built-in tools: listed in the system block, called through <|python_tag|>. */
-const BUILTIN_NAMES = ['brave_search', 'wolfram_alpha', 'code_interpreter'] as const;
 
 /**
  * The tools of one run, by name. The prompt's tool options are derived from them, so what the model
@@ -29,8 +28,8 @@ export class ToolSet {
 
   /** builtinTools and custom tool schemas for the renderer. */
   renderOptions(): Pick<RenderOptions, 'builtinTools' | 'tools'> {
-    const builtin = BUILTIN_NAMES.filter((n) => this.byName.has(n));
-    const custom = this.all().filter((t) => !(BUILTIN_NAMES as readonly string[]).includes(t.name));
+    const builtin = BUILTIN_TOOL_NAMES.filter((n) => this.byName.has(n));
+    const custom = this.all().filter((t) => !isBuiltinToolName(t.name));
     return { builtinTools: [...builtin], tools: custom.map(toolSchemaForPrompt) };
   }
 

@@ -12,7 +12,8 @@ import {
   WORKED_EXAMPLE_CALL, WORKED_EXAMPLE_HIT, WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_QUESTION, workedExampleShape,
 } from '../../tests/fixtures/worked-example';
 import { runAgent } from './run-agent';
-import { collect, forceSteps, ofType } from './test-support';
+import { collect, ofType } from './collect-events';
+import { forceSteps } from './scripted-output';
 
 const tokenizer = loadTokenizer();
 let fake: BraveWolframFake;
@@ -33,6 +34,7 @@ it('the second prompt is FORMAT.md\'s byte for byte, and it prefills only the ap
   const events = await collect(
     runAgent({
       engine,
+      tokenizer,
       tools: [braveSearchTool({ proxyBase: proxy.toolsBase, shape: workedExampleShape })],
       conversation: { date: '11 August 2026', messages: [{ role: 'user', content: WORKED_EXAMPLE_QUESTION }] },
       confirm: async () => true,
@@ -69,6 +71,7 @@ describe('proxy failures reach the model as error results; the loop goes on', ()
         const events = await collect(
           runAgent({
             engine,
+            tokenizer,
             tools: [braveSearchTool({ proxyBase: slowProxy.toolsBase })],
             conversation: { date: '11 August 2026', messages: [{ role: 'user', content: WORKED_EXAMPLE_QUESTION }] },
             confirm: async () => true,

@@ -58,19 +58,47 @@ it('a worker whose script never loaded: pending and later calls reject with work
   worker.failToLoad();
   await expect(pending).rejects.toMatchObject({ name: 'EngineError', code: 'worker_failed', message: expect.stringMatching(/could not start.*Content-Security-Policy/) });
   await expect(capabilities).rejects.toMatchObject({ code: 'worker_failed' });
-  await expect(client.tokenize('hi')).rejects.toMatchObject({ code: 'worker_failed' });
+  await expect(client.generate({ tokens: [1] })).rejects.toMatchObject({ code: 'worker_failed' });
   expect(worker.terminated).toBe(true);
 });
 
+const NO_GPU = { webgpu: false, shaderF16: false, adapter: null, limits: null };
+
 it("a running worker's later error events do not end its calls", async () => {
-  const { client, worker } = clientOn({ tokenize: async (text: string) => [...text].map((c) => c.charCodeAt(0)) });
-  expect(await client.tokenize('ab')).toEqual([97, 98]);
+  const { client, worker } = clientOn({ capabilities: async () => NO_GPU });
+  expect(await client.capabilities()).toEqual(NO_GPU);
   worker.failToLoad(); // e.g. an uncaught error inside a worker that did start
-  expect(await client.tokenize('c')).toEqual([99]);
+  expect(await client.capabilities()).toEqual(NO_GPU);
   expect(worker.terminated).toBe(false);
 });
 
 it("the worker's own errors still arrive as themselves", async () => {
-  const { client } = clientOn({ decode: async () => { throw new RangeError('token id out of range'); } });
-  await expect(client.decode([1 << 30])).rejects.toMatchObject({ name: 'EngineError', code: 'invalid_request', message: 'token id out of range' });
+  const { client } = clientOn({ generate: async () => { throw new RangeError('token id out of range'); } });
+  await expect(client.generate({ tokens: [1 << 30] })).rejects.toMatchObject({ name: 'EngineError', code: 'invalid_request', message: 'token id out of range' });
+});
+
+it('id batches stream through the callback, in order, before the result; nothing but ids crosses', async () => {
+  const batches: number[][] = [];
+  const { client } = clientOn({
+    generate: async (request, onIds) => {
+      await onIds?.([10, 11]);
+      await onIds?.([12]);
+      return { tokens: [10, 11, 12], stop: 'eot', stopId: 128009, stats: { promptTokens: request.tokens.length, reusedTokens: 0, prefilledTokens: 1, decodedTokens: 4, prefillMs: 0, decodeMs: 0 } };
+    },
+  });
+  const result = await client.generate({ tokens: [5] }, (ids) => batches.push(ids));
+  expect(batches).toEqual([[10, 11], [12]]);
+  expect(result).toMatchObject({ tokens: [10, 11, 12], stop: 'eot', stopId: 128009 });
+});
+
+it('load brings the page tokenizer beside the model; a tokenizer that fails to load fails the load in plain words', async () => {
+  const info = { modelId: 'tiny-llama', backend: 'onnx', contextWindow: 4096, toolCalling: true, device: 'cpu', sampling: {} } as const;
+  const tokenizer = { encode: () => [], decode: () => '', tokenBytes: () => new Uint8Array() };
+  const ok = new EngineClient(clientOn({ load: async () => info }).worker as unknown as Worker, { loadTokenizer: async () => tokenizer });
+  expect(ok.tokenizer).toBeNull();
+  expect(await ok.load('tiny-llama')).toEqual(info);
+  expect(ok.tokenizer).toBe(tokenizer);
+  const failing = new EngineClient(clientOn({ load: async () => info }).worker as unknown as Worker, { loadTokenizer: async () => Promise.reject(new Error('HTTP 404')) });
+  await expect(failing.load('tiny-llama')).rejects.toMatchObject({ code: 'load_failed', message: expect.stringMatching(/tokenizer did not.*HTTP 404/) });
+  expect(failing.model).toBeNull();
 });

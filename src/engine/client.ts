@@ -1,33 +1,42 @@
 /**
  * The main thread's handle on the engine worker: a typed wrapper over comlink that carries
- * AbortSignals (as transferred ports), streams tokens (a proxied callback, or an AsyncIterable)
- * and rethrows the worker's errors as EngineError / AbortError.
+ * AbortSignals (as transferred ports), streams id batches (a proxied callback) and rethrows the
+ * worker's errors as EngineError / AbortError. It also holds the page's tokenizer, loaded beside the
+ * first model: text is rendered, counted and decoded here, never in the worker.
  *
  * Invariant: no call waits forever on a worker that never started. An `error` event before the
  * worker has answered anything means its script did not load (a refused CSP, a missing file, a
  * network error): every pending and later call rejects with EngineError('worker_failed').
  */
 import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
+import { fetchTokenizer, tokenizerUrl } from '../format/tokenizer/fetch-tokenizer';
+import type { TextTokenizer } from '../format/types';
 import { portForSignal } from './abort-port';
-import { callbackStream } from './callback-stream';
-import type {
-  EngineApi, EngineConfig, EngineLike, GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress, TokenBatch,
-} from './contract';
+import type { EngineApi, EngineConfig, EngineLike, GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress } from './contract';
 import { installErrorTransfer } from './error-transfer';
 import { EngineError } from './errors';
-import type { Segment } from '../format/types';
 
-export class EngineClient implements EngineLike {
-  private readonly api: Remote<EngineApi>;
+export interface EngineClientOptions {
+  /** How the page gets its tokenizer (default: fetched from the configured models folder). */
+  loadTokenizer?: (config: EngineConfig | null) => Promise<TextTokenizer>;
+}
+
+export class EngineClient<Api extends EngineApi = EngineApi> implements EngineLike {
+  protected readonly api: Remote<Api>;
   private info: LoadedModelInfo | null = null;
+  private config: EngineConfig | null = null;
+  private pageTokenizer: TextTokenizer | null = null;
   /** The worker has answered a call (so it started). */
   private answered = false;
   /** Rejects once the worker failed to start; never resolves. */
   private readonly startFailure: Promise<never>;
 
-  constructor(private readonly worker: Worker) {
+  constructor(
+    private readonly worker: Worker,
+    private readonly options: EngineClientOptions = {},
+  ) {
     installErrorTransfer();
-    this.api = wrap<EngineApi>(worker);
+    this.api = wrap<Api>(worker);
     this.startFailure = new Promise<never>((_, reject) => {
       worker.addEventListener('error', (event: Event) => {
         if (this.answered) return;
@@ -48,7 +57,7 @@ export class EngineClient implements EngineLike {
   }
 
   /** A call to the worker that also ends if the worker fails to start. */
-  private call<T>(request: () => Promise<T>): Promise<T> {
+  protected call<T>(request: () => Promise<T>): Promise<T> {
     const settled = (): void => {
       this.answered = true;
     };
@@ -62,7 +71,13 @@ export class EngineClient implements EngineLike {
     return this.info;
   }
 
+  /** The page's tokenizer, once a load() has succeeded (null before). */
+  get tokenizer(): TextTokenizer | null {
+    return this.pageTokenizer;
+  }
+
   configure(config: EngineConfig): Promise<void> {
+    this.config = config;
     return this.call(() => this.api.configure(config));
   }
 
@@ -70,12 +85,21 @@ export class EngineClient implements EngineLike {
     return this.call(() => this.api.capabilities());
   }
 
+  /** Loads a model in the worker and, beside it, the page's tokenizer (once). */
   async load(modelId: string, options: LoadOptions & { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<LoadedModelInfo> {
     const { onProgress, signal, ...loadOptions } = options;
     const port = portForSignal(signal);
     this.info = null;
-    this.info = await this.call(() => this.api.load(modelId, loadOptions, onProgress ? proxy(onProgress) : undefined, port ? transfer(port, [port]) : undefined));
-    return this.info;
+    const tokenizer = this.pageTokenizer ? Promise.resolve(this.pageTokenizer) : this.fetchPageTokenizer();
+    tokenizer.catch(() => {}); // reported through the load below
+    const info = await this.call(() => this.api.load(modelId, loadOptions, onProgress ? proxy(onProgress) : undefined, port ? transfer(port, [port]) : undefined));
+    try {
+      this.pageTokenizer = await tokenizer;
+    } catch (e) {
+      throw new EngineError('load_failed', `the model loaded but the tokenizer did not: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.info = info;
+    return info;
   }
 
   async unload(): Promise<void> {
@@ -83,42 +107,20 @@ export class EngineClient implements EngineLike {
     await this.call(() => this.api.unload());
   }
 
-  generate(request: GenerateRequest, onTokens?: (batch: TokenBatch) => void, signal?: AbortSignal): Promise<GenerateResult> {
+  generate(request: GenerateRequest, onIds?: (ids: number[]) => void, signal?: AbortSignal): Promise<GenerateResult> {
     const port = portForSignal(signal);
-    return this.call(() => this.api.generate(request, onTokens ? proxy(onTokens) : undefined, port ? transfer(port, [port]) : undefined));
-  }
-
-  /** generate() as an AsyncIterable of token batches plus the final result. */
-  stream(request: GenerateRequest, signal?: AbortSignal): { batches: AsyncIterable<TokenBatch>; result: Promise<GenerateResult> } {
-    const s = callbackStream<TokenBatch>();
-    const result = this.generate(request, s.push, signal);
-    result.then(s.end, s.fail);
-    return { batches: s.iterable, result };
-  }
-
-  tokenize(text: string): Promise<number[]> {
-    return this.call(() => this.api.tokenize(text));
-  }
-
-  countTokens(text: string): Promise<number> {
-    return this.call(() => this.api.countTokens(text));
-  }
-
-  decode(tokens: number[]): Promise<string> {
-    return this.call(() => this.api.decode(tokens));
-  }
-
-  encodeSegments(segments: Segment[]): Promise<number[]> {
-    return this.call(() => this.api.encodeSegments(segments));
-  }
-
-  loseDevice(): Promise<void> {
-    return this.call(() => this.api.loseDevice());
+    return this.call(() => this.api.generate(request, onIds ? proxy(onIds) : undefined, port ? transfer(port, [port]) : undefined));
   }
 
   terminate(): void {
     this.api[releaseProxy]();
     this.worker.terminate();
+  }
+
+  private async fetchPageTokenizer(): Promise<TextTokenizer> {
+    if (this.options.loadTokenizer) return this.options.loadTokenizer(this.config);
+    const base = this.config?.modelsBaseUrl ?? new URL('/models/', location.href).href;
+    return fetchTokenizer(tokenizerUrl(base));
   }
 }
 

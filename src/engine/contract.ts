@@ -3,7 +3,6 @@
  * Everything here crosses postMessage, so it is structured-cloneable data (no functions, no classes),
  * except the callbacks, which travel as comlink proxies, and the abort port, which is transferred.
  */
-import type { Segment } from '../format/types';
 
 /** Sampling settings; defaults are Llama 3.1's generation config. */
 export interface SamplingParams {
@@ -36,7 +35,10 @@ export interface SamplingParams {
 export type LogitsProcessorSpec = { type: 'force'; tokens: number[] } | { type: 'ban'; tokens: number[] };
 
 export interface GenerateRequest {
-  /** The whole prompt as ids. If it extends what the engine holds in its KV cache, only the suffix is prefilled. */
+  /**
+   * The whole prompt as ids. The engine keeps the longest common prefix of what its KV cache holds and
+   * this prompt, rolls the cache back to it, and prefills only the rest (at least one id).
+   */
   tokens: number[];
   sampling?: SamplingParams;
   /** Upper bound on generated tokens (the terminator included). Default 1024. */
@@ -49,10 +51,13 @@ export type StopReason = 'eom' | 'eot' | 'end_of_text' | 'length' | 'abort';
 export interface GenerateStats {
   /** Length of the request's prompt. */
   promptTokens: number;
-  /** Prompt ids already in the KV cache (not recomputed). */
-  reusedTokens: number;
-  /** Prompt ids run through the model this call (promptTokens - reusedTokens). */
-  prefilledTokens: number;
+  /**
+   * Prompt ids already in the KV cache (not recomputed). For a backend that samples on its own side,
+   * what it reports; null when it reports nothing (unknown, not zero).
+   */
+  reusedTokens: number | null;
+  /** Prompt ids run through the model this call (promptTokens - reusedTokens); null when that is unknown. */
+  prefilledTokens: number | null;
   /** Tokens sampled (the terminator included). */
   decodedTokens: number;
   prefillMs: number;
@@ -62,16 +67,10 @@ export interface GenerateStats {
 export interface GenerateResult {
   /** Emitted ids, without the terminator. */
   tokens: number[];
-  /** Their text (`<|python_tag|>` written by name), without the terminator. */
-  text: string;
   stop: StopReason;
+  /** The stop id that ended the generation (128008, 128009 or 128001), or null for length and abort. */
+  stopId: number | null;
   stats: GenerateStats;
-}
-
-/** A batch of streamed tokens; `text` is the newly completed text (UTF-8 boundaries respected). */
-export interface TokenBatch {
-  tokens: number[];
-  text: string;
 }
 
 export interface LoadProgress {
@@ -87,6 +86,8 @@ export interface LoadedModelInfo {
   /** Whether the checkpoint was trained on Llama 3.1's tool format (eom, python_tag, ipython). */
   toolCalling: boolean;
   device: string;
+  /** Sampling this model needs over the user's defaults (the micro model is greedy); {} when none. */
+  sampling: SamplingParams;
 }
 
 export type BackendKind = 'webllm' | 'onnx';
@@ -115,20 +116,17 @@ export interface GpuCapabilities {
   reason?: string;
 }
 
-/** What the worker exposes. `signalPort` carries the request's abort (see src/engine/abort-port.ts). */
+/**
+ * What the worker exposes: the model only — ids in, ids out. Text never crosses: the page renders,
+ * counts, cuts and decodes with its own tokenizer. `signalPort` carries the request's abort (see
+ * src/engine/abort-port.ts); `onIds` receives the emitted ids in batches, in order, before the result.
+ */
 export interface EngineApi {
   configure(config: EngineConfig): Promise<void>;
   capabilities(): Promise<GpuCapabilities>;
   load(modelId: string, options: LoadOptions, onProgress: ((p: LoadProgress) => void) | undefined, signalPort?: MessagePort): Promise<LoadedModelInfo>;
   unload(): Promise<void>;
-  generate(request: GenerateRequest, onTokens: ((batch: TokenBatch) => void) | undefined, signalPort?: MessagePort): Promise<GenerateResult>;
-  tokenize(text: string): Promise<number[]>;
-  countTokens(text: string): Promise<number>;
-  decode(tokens: number[]): Promise<string>;
-  /** Rendered prompt segments → ids, with the worker's tokenizer (content encoded as plain text). */
-  encodeSegments(segments: Segment[]): Promise<number[]>;
-  /** Test hook: simulate losing the GPU device. */
-  loseDevice(): Promise<void>;
+  generate(request: GenerateRequest, onIds: ((ids: number[]) => void) | undefined, signalPort?: MessagePort): Promise<GenerateResult>;
 }
 
 /** Where the worker finds its files (absolute URLs ending in "/"). */
@@ -141,9 +139,5 @@ export interface EngineConfig {
 
 /** What the agent loop needs from an engine: the worker client and the in-process Engine both fit. */
 export interface EngineLike {
-  generate(request: GenerateRequest, onTokens?: (batch: TokenBatch) => void, signal?: AbortSignal): Promise<GenerateResult>;
-  tokenize(text: string): Promise<number[]>;
-  countTokens(text: string): Promise<number>;
-  decode(tokens: number[]): Promise<string>;
-  encodeSegments(segments: Segment[]): Promise<number[]>;
+  generate(request: GenerateRequest, onIds?: (ids: number[]) => void, signal?: AbortSignal): Promise<GenerateResult>;
 }

@@ -13,6 +13,8 @@ export type EngineErrorCode =
   | 'device_lost'
   | 'worker_failed'
   | 'tool_mode_unsupported'
+  | 'server_unreachable'
+  | 'server_error'
   | 'internal';
 
 /** A typed engine failure; survives the worker boundary with its name, code and message. */
@@ -35,19 +37,25 @@ export function isAbortError(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
 }
 
-/** Any thrown value → the data that crosses postMessage. Unknown errors become `internal`. */
+/**
+ * Any thrown value → the data that crosses postMessage. A format error keeps its own code
+ * (`turn_order`, `ids_mismatch`, …) under the name FormatError; unknown errors become `internal`.
+ */
 export function serializeError(e: unknown): SerializedError {
   if (e instanceof EngineError) return { name: e.name, code: e.code, message: e.message };
   if (isAbortError(e)) return { name: 'AbortError', code: 'aborted', message: (e as Error).message };
-  if (e instanceof RangeError || (e as { name?: unknown })?.name === 'FormatError') {
-    return { name: 'EngineError', code: 'invalid_request', message: (e as Error).message };
+  const named = e as { name?: unknown; code?: unknown; message?: unknown };
+  if (named?.name === 'FormatError' && typeof named.code === 'string') {
+    return { name: 'FormatError', code: named.code, message: String(named.message) };
   }
+  if (e instanceof RangeError) return { name: 'EngineError', code: 'invalid_request', message: e.message };
   const message = e instanceof Error ? e.message : String(e);
   return { name: 'EngineError', code: 'internal', message };
 }
 
-/** Rebuilds the thrown value on the receiving side. */
+/** Rebuilds the thrown value on the receiving side (a format error as an Error named FormatError, with its code). */
 export function deserializeError(s: SerializedError): Error {
   if (s.name === 'AbortError') return abortError(s.message);
+  if (s.name === 'FormatError') return Object.assign(new Error(s.message), { name: 'FormatError', code: s.code });
   return new EngineError(s.code as EngineErrorCode, s.message);
 }

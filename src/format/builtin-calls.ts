@@ -12,15 +12,16 @@
  * tool, since only then is it a clear attempt at a call rather than code for the interpreter.
  */
 
+import { BUILTIN_TOOL_NAMES, QUERY_TOOL_NAMES } from './builtin-tools';
 import { PYTHON_TAG_TEXT } from './special-tokens';
 import { parseCall, readIdentifier, skipSpace } from './python-literal';
 import type { PyCall } from './python-literal';
 import type { ToolCall } from './types';
 
 /** Built-in tools Llama 3.1 was trained to call. */
-export const KNOWN_BUILTINS: ReadonlySet<string> = new Set(['brave_search', 'wolfram_alpha', 'code_interpreter']);
+export const KNOWN_BUILTINS: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
 
-const QUERY_TOOLS: ReadonlySet<string> = new Set(['brave_search', 'wolfram_alpha']);
+const QUERY_TOOLS: ReadonlySet<string> = new Set(QUERY_TOOL_NAMES);
 
 export type BuiltinOutcome =
   | { ok: true; calls: ToolCall[] }

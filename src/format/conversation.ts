@@ -1,3 +1,4 @@
+import { isBuiltinToolName } from './builtin-tools';
 import { FormatError } from './errors';
 import { parseAssistantOutput } from './parse';
 import { EOM_TEXT, EOT_TEXT } from './special-tokens';
@@ -14,7 +15,7 @@ export function normalizeRole(role: Message['role']): Role {
 export function assistantStop(message: Message): 'eom' | 'eot' {
   if (message.stop) return message.stop;
   if (message.raw !== undefined) {
-    const calls = parseAssistantOutput(message.raw).toolCalls;
+    const calls = message.toolCalls ?? parseAssistantOutput(message.raw).toolCalls;
     return calls.some((c) => c.kind === 'builtin' || c.kind === 'code') ? 'eom' : 'eot';
   }
   const calls = message.tool_calls ?? [];
@@ -23,7 +24,7 @@ export function assistantStop(message: Message): 'eom' | 'eot' {
 
 /** Built-in tools and the code interpreter are called through `<|python_tag|>`; every other name is custom. */
 export function isCustomName(name: string): boolean {
-  return name !== 'brave_search' && name !== 'wolfram_alpha' && name !== 'code_interpreter';
+  return !isBuiltinToolName(name);
 }
 
 /**
@@ -34,7 +35,7 @@ export function expectedResults(message: Message): number {
   const stop = assistantStop(message);
   const calls =
     message.raw !== undefined
-      ? parseAssistantOutput(message.raw + (stop === 'eom' ? EOM_TEXT : EOT_TEXT)).toolCalls.length
+      ? (message.toolCalls ?? parseAssistantOutput(message.raw + (stop === 'eom' ? EOM_TEXT : EOT_TEXT)).toolCalls).length
       : (message.tool_calls?.length ?? 0);
   return calls === 0 && stop === 'eom' ? 1 : calls;
 }

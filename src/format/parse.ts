@@ -6,6 +6,9 @@
  * stop `eom` / `eot` and is removed; a trailing `<|end_of_text|>` is removed with stop null; otherwise
  * stop is null. The terminator never decides whether there is a call.
  *
+ * The tag is the token 128010, never its text: `parseEmitted` splits the emitted ids at it; only the
+ * text form (`parseAssistantOutput`, for the CLI and stored messages without ids) reads the name.
+ *
  * With `<|python_tag|>`: the text before the first tag is content (trimmed), read as nothing else.
  * The text after it (further tags act as separators) is always a call:
  *   - `NAME.call(...)` → built-in (code_interpreter → code), see builtin-calls.ts;
@@ -31,7 +34,8 @@
  *   Everything else — prose mentioning JSON, braces, code blocks, valid JSON of another shape —
  *   is plain content.
  *
- * Invariants: never throws; content never contains `<|python_tag|>`; an `invalid` call is the only
+ * Invariants: never throws; content never contains a real python tag (prose may contain its
+ * characters, as text); an `invalid` call is the only
  * call; a `code` call is named `code_interpreter`; plain content (no calls) is the text verbatim,
  * content that accompanies calls is trimmed.
  */
@@ -39,8 +43,8 @@
 import { parseBuiltinCalls, startsBuiltinCall } from './builtin-calls';
 import { FUNCTION_OPEN, NOT_A_CALL, functionTagItem, functionTagStarts, parseCallBlock } from './custom-calls';
 import { fencedBlocks, inRanges, inlineSpans } from './markdown-code';
-import { EOM_TEXT, EOT_TEXT, END_OF_TEXT, PYTHON_TAG_TEXT, specialTokenName } from './special-tokens';
-import type { ParsedOutput, ToolCall } from './types';
+import { EOM_TEXT, EOT_TEXT, END_OF_TEXT, PYTHON_TAG, PYTHON_TAG_TEXT, specialTokenName } from './special-tokens';
+import type { ParsedOutput, TextTokenizer, ToolCall } from './types';
 
 const TERMINATORS: ReadonlyArray<readonly [string, ParsedOutput['stop']]> = [
   [EOM_TEXT, 'eom'],
@@ -190,21 +194,49 @@ function readProse(text: string): Reading {
 }
 
 /**
- * Parses raw model output (special ids decoded to their names, terminator optional) into content,
- * calls and stop. See the module comment for every rule; never throws.
+ * Reads output given as text pieces split at the real `<|python_tag|>` tokens: pieces[0] is what came
+ * before the first tag; more than one piece means the model emitted the tag. `stop` is the terminator
+ * that ended it (the engine says which fired). See the module comment for every rule; never throws.
  */
-export function parseAssistantOutput(raw: string): ParsedOutput {
-  const { text, stop } = splitTerminator(typeof raw === 'string' ? raw : String(raw ?? ''));
-  const tag = text.indexOf(PYTHON_TAG_TEXT);
-  const before = tag < 0 ? text : text.slice(0, tag);
+export function parsePieces(pieces: readonly string[], stop: ParsedOutput['stop']): ParsedOutput {
+  const before = pieces[0] ?? '';
+  const tagged = pieces.length > 1 ? pieces.slice(1).join(PYTHON_TAG_TEXT) : null;
   try {
-    if (tag < 0) return { ...readProse(text), stop };
-    return { content: before.trim(), toolCalls: readTagged(text.slice(tag + PYTHON_TAG_TEXT.length)), stop };
+    if (tagged === null) return { ...readProse(before), stop };
+    return { content: before.trim(), toolCalls: readTagged(tagged), stop };
   } catch (err) {
     // Defensive only: the readers above are written not to throw (e.g. stack exhaustion on hostile input).
     const reason = err instanceof Error ? err.message : 'unknown error';
-    if (tag < 0) return { content: text, toolCalls: [], stop };
-    const call = invalidCall(text.slice(tag + PYTHON_TAG_TEXT.length).trim(), `could not read the call: ${reason}`);
-    return { content: before.trim(), toolCalls: [call], stop };
+    if (tagged === null) return { content: before, toolCalls: [], stop };
+    return { content: before.trim(), toolCalls: [invalidCall(tagged.trim(), `could not read the call: ${reason}`)], stop };
   }
+}
+
+/**
+ * Reads what the model emitted, from its ids: only id 128010 is the python tag. The characters
+ * `<|python_tag|>` emitted as ordinary tokens (the model echoing a tool result, say) stay text, so
+ * prose can never become a call through them.
+ */
+export function parseEmitted(ids: readonly number[], stop: ParsedOutput['stop'], tokenizer: TextTokenizer): ParsedOutput {
+  return parsePieces(splitAtTag(ids).map((piece) => tokenizer.decode(piece)), stop);
+}
+
+/** Emitted ids split at the python tag id (the tags themselves dropped). */
+export function splitAtTag(ids: readonly number[]): number[][] {
+  const pieces: number[][] = [[]];
+  for (const id of ids) {
+    if (id === PYTHON_TAG) pieces.push([]);
+    else pieces.at(-1)!.push(id);
+  }
+  return pieces;
+}
+
+/**
+ * Parses raw model output in its text form (the CLI's `parse`, a stored message without ids): special
+ * ids written as their names, so the text `<|python_tag|>` stands for the tag; a trailing terminator
+ * gives the stop. See the module comment for every rule; never throws.
+ */
+export function parseAssistantOutput(raw: string): ParsedOutput {
+  const { text, stop } = splitTerminator(typeof raw === 'string' ? raw : String(raw ?? ''));
+  return parsePieces(text.split(PYTHON_TAG_TEXT), stop);
 }

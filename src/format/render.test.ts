@@ -219,4 +219,15 @@ describe('segmentsToIds', () => {
     expect(ids.slice(0, 5)).toEqual([128000, 128006, 882, 128007, 271]);
     expect(ids.slice(5, -5)).toEqual(tokenizer.encode('\nx'));
   });
+
+  it('renders a 200,000-character message and a 200,000-id assistant turn (no argument spread to overflow)', () => {
+    const huge = 'word '.repeat(40_000);
+    const ids = renderIds({ messages: [{ role: 'user', content: huge }] }, tokenizer);
+    expect(ids.length).toBeGreaterThan(40_000);
+    expect(tokenizer.decode(ids.slice(5, -5))).toBe(huge);
+    const emitted = new Array(200_000).fill(1734);
+    const raw = tokenizer.decode(emitted);
+    const replayed = renderIds({ messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: '', raw, ids: emitted, stop: 'eot' }], addGenerationPrompt: false }, tokenizer);
+    expect(replayed.length).toBeGreaterThan(200_000);
+  });
 });

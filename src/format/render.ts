@@ -131,12 +131,17 @@ export function segmentsToIds(segments: readonly Segment[], tokenizer: TextToken
       if (tokenizer.decode(s.ids) !== s.text) {
         throw new FormatError('ids_mismatch', 'an assistant message\'s ids do not decode to its raw text');
       }
-      ids.push(...s.ids);
+      append(ids, s.ids);
     } else {
-      ids.push(...tokenizer.encode(s.text));
+      append(ids, tokenizer.encode(s.text));
     }
   }
   return ids;
+}
+
+/** Appends without spreading: a huge message would exceed the engine's argument limit as `push(...ids)`. */
+function append(into: number[], ids: readonly number[]): void {
+  for (const id of ids) into.push(id);
 }
 
 export function renderPrompt(conversation: Conversation): string {

@@ -23,9 +23,14 @@ export interface Message {
   stop?: 'eom' | 'eot';
   /** The emitted token ids of `raw` (no terminator); replayed instead of re-encoding the text. */
   ids?: number[];
+  /**
+   * The calls parsed from `raw` once, when it was emitted (kept so history is never re-parsed; `invalid`
+   * calls included). Absent: `raw` is read in its text form when the turn order needs the calls.
+   */
+  toolCalls?: ToolCall[];
 }
 
-export type BuiltinToolName = 'brave_search' | 'wolfram_alpha' | 'code_interpreter';
+export type { BuiltinToolName } from './builtin-tools';
 
 export interface RenderOptions {
   /** Built-in tools; `code_interpreter` only enables `Environment: ipython`. Empty = not given. */

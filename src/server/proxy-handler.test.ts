@@ -140,11 +140,9 @@ describe('errors', () => {
 
   it('an upstream slower than the timeout is 504, and the upstream request is dropped', async () => {
     fake.setMode('brave', 'slow');
-    const started = Date.now();
     const r = await get('/api/tools/brave_search?q=a', { timeoutMs: 150 });
     expect(r.status).toBe(504);
     expect(json(r).error).toBe('Brave Search did not answer within 150 ms');
-    expect(Date.now() - started).toBeLessThan(5_000);
     await expect.poll(() => fake.requests[0]?.clientClosedEarly).toBe(true);
   });
 

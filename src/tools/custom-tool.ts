@@ -14,6 +14,7 @@
  * - The schema is copied (as JSON) at registration: later changes to the host's object change
  *   neither the checks nor the prompt.
  */
+import { BUILTIN_TOOL_NAMES } from '../format/builtin-tools';
 import { compileChecker, SchemaCompileError, type ArgumentChecker } from './schema-validator';
 import { ToolError, type Tool, type ToolContext } from './tool';
 
@@ -46,7 +47,7 @@ export class CustomToolDefinitionError extends Error {
 }
 
 /** Names Llama 3.1 reserves for its built-in tools (called through `<|python_tag|>`, not as custom JSON). */
-export const RESERVED_TOOL_NAMES: readonly string[] = ['brave_search', 'wolfram_alpha', 'code_interpreter'];
+export const RESERVED_TOOL_NAMES: readonly string[] = BUILTIN_TOOL_NAMES;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_NAME_LENGTH = 64;

@@ -14,10 +14,12 @@
  *   tokens), when the marker with empty content is returned.
  * - At most MAX_COUNT_CALLS calls to `countTokens` (one for the full text, the rest to aim the cut),
  *   and none when the UTF-8 size alone proves the text fits: every token covers at least one byte.
+ *   Counting is the page's own tokenizer, synchronous; the bound keeps a huge result from being
+ *   encoded many times over.
  */
 import { pythonJson } from '../format/python-json';
 
-export type CountTokens = (text: string) => Promise<number>;
+export type CountTokens = (text: string) => number;
 
 /** Calls to `countTokens` per result, at most. */
 export const MAX_COUNT_CALLS = 4;
@@ -40,10 +42,10 @@ export function truncationMarker(text: string, shownChars: number): string {
   return pythonJson(marker);
 }
 
-export async function fitToTokenBudget(text: string, maxTokens: number, countTokens: CountTokens): Promise<string> {
+export function fitToTokenBudget(text: string, maxTokens: number, countTokens: CountTokens): string {
   if (!(maxTokens >= 1)) throw new RangeError(`maxTokens must be at least 1, got ${maxTokens}`);
   if (utf8Length(text) <= maxTokens) return text;
-  const total = await countTokens(text);
+  const total = countTokens(text);
   if (total <= maxTokens) return text;
 
   let best: { marked: string; tokens: number } | undefined;
@@ -51,7 +53,7 @@ export async function fitToTokenBudget(text: string, maxTokens: number, countTok
   let limit = Math.floor(maxTokens * AIM * charsPerToken);
   for (let calls = 1; calls < MAX_COUNT_CALLS; calls++) {
     const marked = truncationMarker(text, cutWithin(text, limit, (s) => s.length));
-    const tokens = await countTokens(marked);
+    const tokens = countTokens(marked);
     if (tokens <= maxTokens && (best === undefined || tokens > best.tokens)) best = { marked, tokens };
     if (tokens <= maxTokens && tokens >= GOOD_ENOUGH * maxTokens) break;
     // Re-aim with the ratio measured on the marked form itself (escaping changes it).

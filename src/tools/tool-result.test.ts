@@ -9,7 +9,7 @@ function counter(count: (s: string) => number = (s) => Math.ceil(s.length / 4)) 
   const calls: string[] = [];
   return {
     calls,
-    countTokens: async (s: string) => {
+    countTokens: (s: string) => {
       calls.push(s);
       return count(s);
     },
@@ -51,7 +51,7 @@ describe('formatToolResult', () => {
   for (const [name, { outcome, expected }] of Object.entries(cases)) {
     it(name, async () => {
       const { countTokens, calls } = counter();
-      expect(await formatToolResult(outcome, { countTokens })).toBe(expected);
+      expect(formatToolResult(outcome, { countTokens })).toBe(expected);
       expect(calls).toHaveLength(0); // small enough that its byte size proves it fits
     });
   }
@@ -59,7 +59,7 @@ describe('formatToolResult', () => {
   it('counts when bytes cannot prove the fit, and returns the text when it fits', async () => {
     const text = 'word '.repeat(1000); // 5000 bytes, 1250 "tokens"
     const { countTokens, calls } = counter();
-    expect(await formatToolResult({ ok: true, value: text }, { countTokens })).toBe(text);
+    expect(formatToolResult({ ok: true, value: text }, { countTokens })).toBe(text);
     expect(calls).toEqual([text]);
   });
 });
@@ -98,7 +98,7 @@ describe('truncation to the budget', () => {
       const { countTokens, calls } = counter();
       const outcome: ToolOutcome = value === undefined ? { ok: false, error: new Error('stack '.repeat(10_000)) } : { ok: true, value };
       const full = outcome.ok ? valueText(outcome.value) : errorText(outcome.error);
-      const result = await formatToolResult(outcome, { maxTokens, countTokens });
+      const result = formatToolResult(outcome, { maxTokens, countTokens });
       const marker = await expectMarkedWithin(full, result, maxTokens, countTokens);
       expect(calls.length).toBeLessThanOrEqual(MAX_COUNT_CALLS + 1); // + the check above
       // Deliberate, not timid: most of the budget is used.
@@ -110,26 +110,26 @@ describe('truncation to the budget', () => {
 
   it('cuts at a line break when one is near', async () => {
     const text = Array.from({ length: 300 }, (_, i) => `line ${i} ${'z'.repeat(30)}`).join('\n');
-    const result = await formatToolResult({ ok: true, value: text }, { maxTokens: 300, countTokens: counter().countTokens });
+    const result = formatToolResult({ ok: true, value: text }, { maxTokens: 300, countTokens: counter().countTokens });
     expect((JSON.parse(result) as Marker).content.endsWith('\n')).toBe(true);
   });
 
   it('a counter that never agrees still gets a result bounded by its UTF-8 size, after at most MAX_COUNT_CALLS calls', async () => {
     const { countTokens, calls } = counter(() => 1_000_000);
     const text = 'é'.repeat(20_000);
-    const result = await formatToolResult({ ok: true, value: text }, { maxTokens: 400, countTokens });
+    const result = formatToolResult({ ok: true, value: text }, { maxTokens: 400, countTokens });
     expect(calls).toHaveLength(MAX_COUNT_CALLS);
     expect(utf8Length(result)).toBeLessThanOrEqual(400);
     expect((JSON.parse(result) as Marker).content.length).toBeGreaterThan(0);
   });
 
   it('a budget too small for the marker gives the marker with empty content', async () => {
-    const result = await formatToolResult({ ok: true, value: 'x'.repeat(1000) }, { maxTokens: 5, countTokens: counter().countTokens });
+    const result = formatToolResult({ ok: true, value: 'x'.repeat(1000) }, { maxTokens: 5, countTokens: counter().countTokens });
     expect(JSON.parse(result)).toEqual({ truncated: true, shown_chars: 0, total_chars: 1000, content: '' });
   });
 
   it('rejects a budget under 1', async () => {
-    await expect(formatToolResult({ ok: true, value: 'x' }, { maxTokens: 0, countTokens: counter().countTokens })).rejects.toThrow(RangeError);
+    expect(() => formatToolResult({ ok: true, value: 'x' }, { maxTokens: 0, countTokens: counter().countTokens })).toThrow(RangeError);
   });
 });
 
@@ -149,11 +149,11 @@ describe('truncation with the real Llama 3.1 tokenizer', () => {
   for (const [name, { value, maxTokens }] of Object.entries(cases)) {
     it(name, async () => {
       const calls: string[] = [];
-      const countTokens = async (s: string) => {
+      const countTokens = (s: string) => {
         calls.push(s);
         return exact(s);
       };
-      const result = await formatToolResult({ ok: true, value }, { maxTokens, countTokens });
+      const result = formatToolResult({ ok: true, value }, { maxTokens, countTokens });
       const full = valueText(value);
       await expectMarkedWithin(full, result, maxTokens, exact);
       expect(calls.length).toBeLessThanOrEqual(MAX_COUNT_CALLS);

@@ -7,7 +7,7 @@
  *   separators.
  * - Errors are data: `{"error": "<message>", ...ToolError details}`; a plain Error gives its message
  *   (prefixed by its name unless it is a bare `Error`); no stack, never `err.toString()` of an object.
- * - The result fits `maxTokens` (default 1500) as counted by `countTokens`, the engine's exact count;
+ * - The result fits `maxTokens` (default 1500) as counted by `countTokens`, the tokenizer's exact count;
  *   an oversized one is cut and marked (see token-budget.ts for the marker and the call bound).
  */
 import { pythonJson } from '../format/python-json';
@@ -25,7 +25,7 @@ export interface FormatToolResultOptions {
 export const DEFAULT_RESULT_TOKENS = 1500;
 export const NOTHING_RETURNED = 'the tool returned nothing';
 
-export async function formatToolResult(outcome: ToolOutcome, options: FormatToolResultOptions): Promise<string> {
+export function formatToolResult(outcome: ToolOutcome, options: FormatToolResultOptions): string {
   const text = outcome.ok ? valueText(outcome.value) : errorText(outcome.error);
   return fitToTokenBudget(text, options.maxTokens ?? DEFAULT_RESULT_TOKENS, options.countTokens);
 }

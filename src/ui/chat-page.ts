@@ -48,6 +48,7 @@ export class ChatPage {
     const dialog = new ConfirmDialog();
     this.session = new ChatSession({
       engine: o.engine,
+      tokenizer: () => o.engine.tokenizer,
       model: () => this.loader.info,
       tools: () => this.tools.tools(this.settings.tools, this.settings.proxyEndpoint),
       settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep }),
@@ -64,7 +65,7 @@ export class ChatPage {
     const transcript = new TranscriptView(this.session, 'Load a model, then ask something. Tools run in your browser; web search and Wolfram|Alpha ask before they send anything.');
     const composer = new Composer({ onSend: (text) => void this.session.send(text), onStop: () => this.session.stop() });
     composer.el.id = 'composer';
-    const inspector = new InspectorView(this.session, (ids) => o.engine.decode(ids));
+    const inspector = new InspectorView(this.session, () => o.engine.tokenizer);
 
     const pill = h('span', { class: 'model-pill', role: 'status' }, 'No model loaded');
     const sidebar = h('aside', { class: 'sidebar', id: 'sidebar', 'aria-label': 'Model and settings' }, modelPanel.el, settingsPanel.el, cachePanel.el);

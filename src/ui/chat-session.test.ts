@@ -4,7 +4,7 @@
  * stop ends the turn (also while a confirmation is pending), regenerate replaces the last turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptIds } from '../agent/test-support';
+import { scriptIds, withScriptedSteps } from '../agent/scripted-output';
 import type { EngineLike, LoadedModelInfo } from '../engine/contract';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import type { ToolCall } from '../format/types';
@@ -33,19 +33,25 @@ const weather = defineCustomTool({
   },
 });
 
+/** The session under test drives the engine through a scripted wrapper (`force` below). */
+const scripted = new WeakMap<ChatSession, ReturnType<typeof withScriptedSteps>>();
+
 function session(confirm: (call: ToolCall, signal: AbortSignal) => Promise<ConfirmAnswer> = async () => 'once', info: () => LoadedModelInfo | null = () => model) {
+  const forcing = withScriptedSteps(engine);
   const s = new ChatSession({
-    engine,
+    engine: forcing,
+    tokenizer: () => tokenizer,
     model: info,
     tools: () => [weather],
     settings: () => ({ sampling: { temperature: 0, seed: 1 }, maxSteps: 4, maxTokensPerStep: 64 }),
     confirm,
   });
+  scripted.set(s, forcing);
   const events: SessionEvent[] = [];
   s.on((e) => events.push(e));
   return { s, events };
 }
-const force = (s: ChatSession, ...steps: string[]) => s.forceNextRun(steps.map((x) => scriptIds(x, tokenizer)));
+const force = (s: ChatSession, ...steps: string[]) => scripted.get(s)!.forceNextRun(steps.map((x) => scriptIds(x, tokenizer)));
 const CALL = '{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>';
 const ends = (events: SessionEvent[]) => events.filter((e): e is Extract<SessionEvent, { type: 'turn-end' }> => e.type === 'turn-end');
 
@@ -67,7 +73,7 @@ describe('ChatSession', () => {
     const firstStepOfTurn2 = events.find((e) => e.type === 'agent' && e.turn === 2 && e.event.type === 'step-finish');
     const stats = firstStepOfTurn2?.type === 'agent' && firstStepOfTurn2.event.type === 'step-finish' ? firstStepOfTurn2.event.stats : null;
     expect(stats!.reusedTokens).toBeGreaterThan(50);
-    expect(stats!.prefilledTokens).toBeLessThan(stats!.reusedTokens);
+    expect(stats!.prefilledTokens).toBeLessThan(stats!.reusedTokens!);
   });
 
   it('an error leaves the transcript as it was; regenerate retries the same message', async () => {
@@ -131,25 +137,24 @@ describe('ChatSession sampling', () => {
   it("a model's own sampling (the micro model is greedy) wins over the user's settings", async () => {
     const seen: Array<number | undefined> = [];
     const spy: EngineLike = {
-      generate: (request, onTokens, signal) => {
+      generate: (request, onIds, signal) => {
         seen.push(request.sampling?.temperature);
-        return engine.generate(request, onTokens, signal);
+        return engine.generate(request, onIds, signal);
       },
-      tokenize: (t) => engine.tokenize(t),
-      countTokens: (t) => engine.countTokens(t),
-      decode: (ids) => engine.decode(ids),
-      encodeSegments: (segments) => engine.encodeSegments(segments),
     };
-    const make = (modelId: string) =>
+    const micro = await createNodeEngine().load('micro-llama');
+    expect(micro.sampling).toEqual({ temperature: 0 });
+    const make = (info: LoadedModelInfo) =>
       new ChatSession({
         engine: spy,
-        model: () => ({ ...model, modelId }),
+        tokenizer: () => tokenizer,
+        model: () => info,
         tools: () => [],
         settings: () => ({ sampling: { temperature: 0.9 }, maxSteps: 1, maxTokensPerStep: 2 }),
         confirm: async () => 'once',
       });
-    await make('tiny-llama').send('a');
-    await make('micro-llama').send('b');
+    await make(model).send('a');
+    await make({ ...model, sampling: micro.sampling }).send('b');
     expect(seen).toEqual([0.9, 0]);
   });
 });

@@ -12,9 +12,8 @@
 import type { AgentEvent, FinishReason } from '../agent/events';
 import { runAgent } from '../agent/run-agent';
 import type { EngineLike, LoadedModelInfo, SamplingParams, SerializedError } from '../engine/contract';
-import { findModel } from '../engine/model-list';
-import { MODELS } from '../engine/models';
-import type { Message, ToolCall } from '../format/types';
+import { EngineError, serializeError } from '../engine/errors';
+import type { Message, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
 
 export type ConfirmAnswer = 'once' | 'always' | 'deny';
@@ -27,6 +26,8 @@ export interface RunSettings {
 
 export interface ChatSessionOptions {
   engine: EngineLike;
+  /** The page's tokenizer (available once a model is loaded). */
+  tokenizer: () => TextTokenizer | null;
   /** The loaded model (tool mode is refused for checkpoints not trained on it). */
   model: () => LoadedModelInfo | null;
   /** The tools of the next run. */
@@ -56,7 +57,6 @@ export class ChatSession {
   private controller: AbortController | null = null;
   private last: LastTurn | null = null;
   private nextTurn = 1;
-  private forced: number[][] | null = null;
   private readonly allowed = new Set<string>();
   /** Bumped by clear(): a run that started before it does not write the transcript back. */
   private epoch = 0;
@@ -81,22 +81,28 @@ export class ChatSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Test hook: the next run's steps emit these ids (step i is forced to idsPerStep[i]). */
-  forceNextRun(idsPerStep: number[][]): void {
-    this.forced = idsPerStep;
-  }
-
   /** Sends a user message; resolves when the run has ended. Ignored while a run is going. */
   async send(text: string): Promise<void> {
     if (this.busy || text.trim() === '') return;
     await this.run(text, [...this.messages], null);
   }
 
-  /** Runs the last user message again from the transcript as it was before it. */
+  /**
+   * Runs the last user message again from the transcript as it was before it. The prompt shares
+   * everything up to the new answer with what the engine holds, so only the divergent suffix is
+   * prefilled (the engine rolls its cache back to the common prefix).
+   */
   async regenerate(): Promise<void> {
     if (!this.canRegenerate || !this.last) return;
     const { userText, before, turn } = this.last;
     await this.run(userText, before, turn);
+  }
+
+  /** Replaces the last user message with `text` and runs it (the shared prefix is reused, as for regenerate). */
+  async editLast(text: string): Promise<void> {
+    if (!this.canRegenerate || !this.last || text.trim() === '') return;
+    const { before, turn } = this.last;
+    await this.run(text, before, turn);
   }
 
   /** Stops the current run (generation, a tool, or a pending confirmation). */
@@ -131,8 +137,6 @@ export class ChatSession {
     const controller = new AbortController();
     this.controller = controller;
     this.last = { turn, userText, before };
-    const forced = this.forced;
-    this.forced = null;
     const settings = this.o.settings();
     this.emit({ type: 'busy', busy: true });
     this.emit({ type: 'turn-start', turn, userText, replaces });
@@ -141,18 +145,21 @@ export class ChatSession {
     let kept = false;
     let finished: Message[] = before;
     try {
+      const tokenizer = this.o.tokenizer();
+      if (!tokenizer) throw new EngineError('not_loaded', 'no model is loaded: load one first');
+      const model = this.o.model();
       const events = runAgent({
         engine: this.o.engine,
+        tokenizer,
         tools: this.o.tools(),
         conversation: { messages: [...before, { role: 'user', content: userText }] },
         maxSteps: settings.maxSteps,
         maxTokensPerStep: settings.maxTokensPerStep,
         // A model's own sampling (the micro model is greedy) wins over the user's defaults.
-        sampling: { ...settings.sampling, ...(findModel(MODELS, this.o.model()?.modelId ?? '')?.sampling ?? {}) },
+        sampling: { ...settings.sampling, ...(model?.sampling ?? {}) },
         signal: controller.signal,
-        model: this.o.model(),
+        model,
         confirm: (call) => this.confirm(call, controller.signal),
-        ...(forced ? { logitsProcessors: (step: number) => (forced[step] ? [{ type: 'force' as const, tokens: forced[step] }] : undefined) } : {}),
       });
       for await (const event of events) {
         if (event.type === 'error') error = event.error;
@@ -165,7 +172,7 @@ export class ChatSession {
       }
       if (epoch === this.epoch) this.messages = finished;
     } catch (e) {
-      error = { name: 'Error', code: 'internal', message: e instanceof Error ? e.message : String(e) };
+      error = serializeError(e);
       if (epoch === this.epoch) this.messages = before;
     } finally {
       this.controller = null;

@@ -48,6 +48,16 @@ const BY_CODE: Record<string, { title: string; advice: string }> = {
   },
   aborted: { title: 'Stopped.', advice: 'Send a new message whenever you like.' },
   internal: { title: 'Something went wrong inside the engine.', advice: 'Try again; if it keeps happening, reload the page.' },
+  turn_order: {
+    title: 'The conversation’s turns are out of order for Llama 3.1.',
+    advice: 'Every tool call needs its result before the next message. Start a new chat, or fix the imported conversation.',
+  },
+  ids_mismatch: {
+    title: 'A stored answer’s token ids do not match its text.',
+    advice: 'The conversation was changed after it was recorded: start a new chat, or re-import it without its ids.',
+  },
+  invalid_input: { title: 'The conversation is not in a form this app can read.', advice: 'Check the message named in the details.' },
+  missing_user_turn: { title: 'Custom tools need a user message to be written into.', advice: 'Send a message first.' },
 };
 
 /** Any thrown value or serialized error ({name, code, message}) → plain words. */

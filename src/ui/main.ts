@@ -1,16 +1,18 @@
 /**
- * The chat page's entry: starts the engine worker, mounts the page, and — only with `?test-hooks`
- * in the URL — exposes `window.llamaTest` for the browser tests (see test-hooks.ts).
+ * The chat page's entry: starts the engine worker and mounts the page. Only with `?test-hooks` in the
+ * URL it loads the test hooks (test-hooks.ts: the test engine worker and `window.llamaTest`).
  */
 import { EngineClient } from '../engine/client';
 import { ChatPage } from './chat-page';
 import { installStyles } from './styles';
 import { localSettingsStore } from './settings';
-import { installTestHooks } from './test-hooks';
 
 const here = (path: string) => new URL(path, location.href).href;
 const params = new URLSearchParams(location.search);
-const engine = EngineClient.start({ modelsBaseUrl: here('/models/'), wasmBaseUrl: here('/ort/') });
+const config = { modelsBaseUrl: here('/models/'), wasmBaseUrl: here('/ort/') };
+const hooks = params.has('test-hooks') ? await import('./test-hooks') : null;
+const testEngine = hooks?.startTestEngine(config) ?? null;
+const engine = testEngine ?? EngineClient.start(config);
 const modelParam = params.get('model');
 const page = new ChatPage({
   engine,
@@ -21,4 +23,4 @@ const page = new ChatPage({
 });
 installStyles(document);
 document.querySelector('#app')?.replaceWith(page.el);
-if (params.has('test-hooks')) installTestHooks(page);
+if (hooks && testEngine) hooks.installTestHooks(page, testEngine);

@@ -4,7 +4,7 @@
  *
  * Invariants: the pieces' ids concatenate to the prompt's ids exactly, in order; a piece is
  * entirely reused (`ids < reusedTokens`) or entirely prefilled this step; special pieces hold one
- * id. Text comes from the engine's decoder by ids, so a literal "<|eot_id|>" typed inside content
+ * id. Text comes from the page's tokenizer, decoded by ids, so a literal "<|eot_id|>" typed inside content
  * is text, never mistaken for the special token.
  */
 import { isSpecialId, specialTokenName } from '../format/special-tokens';
@@ -17,7 +17,7 @@ export interface PromptPiece {
   reused: boolean;
 }
 
-export async function promptPieces(ids: readonly number[], reusedTokens: number, decode: (ids: number[]) => Promise<string>): Promise<PromptPiece[]> {
+export function promptPieces(ids: readonly number[], reusedTokens: number, decode: (ids: number[]) => string): PromptPiece[] {
   const raw: Array<{ kind: 'special' | 'text'; ids: number[]; reused: boolean }> = [];
   ids.forEach((id, i) => {
     const reused = i < reusedTokens;
@@ -26,7 +26,5 @@ export async function promptPieces(ids: readonly number[], reusedTokens: number,
     if (kind === 'text' && last?.kind === 'text' && last.reused === reused) last.ids.push(id);
     else raw.push({ kind, ids: [id], reused });
   });
-  return Promise.all(
-    raw.map(async (p) => ({ ...p, text: p.kind === 'special' ? specialTokenName(p.ids[0]!) : await decode(p.ids) })),
-  );
+  return raw.map((p) => ({ ...p, text: p.kind === 'special' ? specialTokenName(p.ids[0]!) : decode(p.ids) }));
 }

@@ -4,9 +4,11 @@
  * missing field takes its default), so a stale or hand-edited store never breaks the page.
  */
 import type { OnnxDevice, SamplingParams } from '../engine/contract';
+import { QUERY_TOOL_NAMES, type BuiltinToolName } from '../format/builtin-tools';
 
-export type BuiltinToolId = 'code_interpreter' | 'brave_search' | 'wolfram_alpha';
-export const BUILTIN_TOOL_IDS: readonly BuiltinToolId[] = ['code_interpreter', 'brave_search', 'wolfram_alpha'];
+export type BuiltinToolId = BuiltinToolName;
+/** The built-in tools as the settings list them: the code interpreter first (it runs here, nothing leaves the page). */
+export const BUILTIN_TOOL_IDS: readonly BuiltinToolId[] = ['code_interpreter', ...QUERY_TOOL_NAMES];
 
 export interface Settings {
   temperature: number;

@@ -1,13 +1,15 @@
 /**
- * Test hooks, installed only when the page URL has `?test-hooks`: the browser tests force the
- * model's side of a conversation (ids computed in Node) through the real model, as the agent tests
- * do, and reach the session and loader directly.
+ * TEST-ONLY hooks, loaded only when the page URL has `?test-hooks`: the page runs on the test engine
+ * worker (worker/engine-test.worker.ts), so the browser tests can force the model's side of a
+ * conversation (ids computed in Node) through the real model, and reach the session and loader.
  */
+import type { EngineConfig } from '../engine/contract';
+import { TestEngineClient } from '../engine/test-engine-client';
 import type { ChatPage } from './chat-page';
 
 export interface LlamaTestHooks {
   /** The next run's step i emits idsPerStep[i] (then runs free). */
-  forceNextRun(idsPerStep: number[][]): void;
+  forceNextRun(idsPerStep: number[][]): Promise<void>;
   page: ChatPage;
 }
 
@@ -17,6 +19,10 @@ declare global {
   }
 }
 
-export function installTestHooks(page: ChatPage): void {
-  window.llamaTest = { forceNextRun: (ids) => page.session.forceNextRun(ids), page };
+export function startTestEngine(config: EngineConfig): TestEngineClient {
+  return TestEngineClient.start(config);
+}
+
+export function installTestHooks(page: ChatPage, engine: TestEngineClient): void {
+  window.llamaTest = { forceNextRun: (ids) => engine.forceNextRun(ids), page };
 }

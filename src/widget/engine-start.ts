@@ -9,15 +9,25 @@
  */
 import { EngineClient } from '../engine/client';
 import type { EngineConfig } from '../engine/contract';
+import { TestEngineClient } from '../engine/test-engine-client';
 import workerScript from '../../worker/engine.worker.ts?worker&url';
+import testWorkerScript from '../../worker/engine-test.worker.ts?worker&url';
 
 export function startEngine(config: EngineConfig): EngineClient {
-  const url = new URL(workerScript, import.meta.url).href;
-  const blob = new Blob([`import ${JSON.stringify(url)};\n`], { type: 'text/javascript' });
-  const worker = new Worker(URL.createObjectURL(blob), { type: 'module', name: 'llama-engine' });
-  const client = new EngineClient(worker);
+  const client = new EngineClient(crossOriginWorker(workerScript, 'llama-engine'));
   client.configure(config).catch(() => {}); // a failed start surfaces on the next call
   return client;
+}
+
+/** TEST-ONLY (the element's `test-hooks` attribute): the engine with the browser tests' hooks. */
+export function startTestEngine(config: EngineConfig): TestEngineClient {
+  return TestEngineClient.onWorker(crossOriginWorker(testWorkerScript, 'llama-engine-test'), config);
+}
+
+function crossOriginWorker(script: string, name: string): Worker {
+  const url = new URL(script, import.meta.url).href;
+  const blob = new Blob([`import ${JSON.stringify(url)};\n`], { type: 'text/javascript' });
+  return new Worker(URL.createObjectURL(blob), { type: 'module', name });
 }
 
 /**

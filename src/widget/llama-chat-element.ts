@@ -21,6 +21,7 @@
  */
 import type { LoadedModelInfo } from '../engine/contract';
 import type { EngineClient } from '../engine/client';
+import type { TestEngineClient } from '../engine/test-engine-client';
 import { serializeError } from '../engine/errors';
 import { MODELS } from '../engine/models';
 import type { Message } from '../format/types';
@@ -37,7 +38,7 @@ import { ConfirmDialog } from '../ui/views/confirm-dialog';
 import { errorBox } from '../ui/views/error-box';
 import { ProgressView } from '../ui/views/progress-view';
 import { TranscriptView } from '../ui/views/transcript-view';
-import { defaultAssetsBase, startEngine } from './engine-start';
+import { defaultAssetsBase, startEngine, startTestEngine } from './engine-start';
 import { hostCspSources, type HostCsp } from './host-csp';
 import widgetCss from './widget.css?inline';
 
@@ -133,11 +134,11 @@ export class LlamaChatElement extends HTMLElement {
     return this.session?.transcript ?? [];
   }
 
-  /** Test hook (only with the `test-hooks` attribute): the next run's steps emit these ids. */
-  forceNextRun(idsPerStep: number[][]): void {
+  /** TEST-ONLY (the `test-hooks` attribute starts the test engine): the next run's steps emit these ids. */
+  forceNextRun(idsPerStep: number[][]): Promise<void> {
     if (!this.hasAttribute('test-hooks')) throw new Error('forceNextRun needs the test-hooks attribute');
     if (!this.session) this.build();
-    this.session!.forceNextRun(idsPerStep);
+    return (this.engine as TestEngineClient).forceNextRun(idsPerStep);
   }
 
   private assetsBase(): string {
@@ -185,14 +186,17 @@ export class LlamaChatElement extends HTMLElement {
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
     installStyles(root, widgetCss);
     const base = this.assetsBase();
-    this.engine = startEngine({ modelsBaseUrl: `${base}models/`, wasmBaseUrl: `${base}ort/` });
+    const config = { modelsBaseUrl: `${base}models/`, wasmBaseUrl: `${base}ort/` };
+    this.engine = this.hasAttribute('test-hooks') ? startTestEngine(config) : startEngine(config);
     this.loader = new ModelLoader(this.engine);
     const sandboxHost = h('div', { class: 'sandbox-host', hidden: true });
     this.toolBox = new ToolBox({ pyodideBaseUrl: `${base}pyodide/`, container: sandboxHost });
     for (const spec of this.pendingTools.splice(0)) this.toolBox.register(spec);
     const dialog = new ConfirmDialog();
+    const engine = this.engine;
     const session = new ChatSession({
-      engine: this.engine,
+      engine,
+      tokenizer: () => engine.tokenizer,
       model: () => this.loader?.info ?? null,
       tools: () => this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint()),
       settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep }),

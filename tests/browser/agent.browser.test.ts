@@ -5,7 +5,7 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
-import { scriptIds } from '../../src/agent/test-support';
+import { scriptIds } from '../../src/agent/scripted-output';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { WORKED_EXAMPLE_CALL, WORKED_EXAMPLE_HIT, WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_QUESTION } from '../fixtures/worked-example';
 import { openPage, startProxiedBrowser } from './harness';

@@ -29,7 +29,8 @@ function hostPage(withWidget: boolean): string {
   const html = readFileSync(join(ROOT, 'src/widget/demo.html'), 'utf8');
   const script = '<script type="module" src="./llama-chat.js"></script>';
   if (!html.includes(script)) throw new Error('demo.html no longer loads ./llama-chat.js');
-  return html.replace(script, withWidget ? `<script type="module" src="${widgetOrigin.url}/llama-chat.js"></script>` : '');
+  // `test-hooks` must be there when the element connects: it then starts the test engine (forced runs).
+  return html.replace(script, withWidget ? `<script type="module" src="${widgetOrigin.url}/llama-chat.js"></script>` : '').replace('<llama-chat ', '<llama-chat test-hooks ');
 }
 
 /** Computed styles of the host's probe elements (named like the widget's internals). */
@@ -60,7 +61,6 @@ const loadTinyModel = (p: Page) =>
     const chat = document.querySelector('llama-chat')!;
     chat.setAttribute('model', 'tiny-llama');
     chat.setAttribute('device', 'wasm');
-    chat.setAttribute('test-hooks', '');
     return chat.load();
   });
 
@@ -146,7 +146,8 @@ describe('<llama-chat> from a second origin', () => {
     // Everything the widget loads comes from its own origin; the host served only its page.
     expect(hostOrigin.requests.filter((p) => p !== '/' && p !== '/nowidget' && p !== '/favicon.ico')).toEqual([]);
     expect(widgetOrigin.requests).toEqual(expect.arrayContaining(['/llama-chat.js', '/models/llama-3.1-tokenizer/tokenizer.json', '/ort/ort-wasm-simd-threaded.asyncify.wasm']));
-    expect(widgetOrigin.requests.some((p) => /^\/assets\/engine\.worker-.*\.js$/.test(p))).toBe(true);
+    // The engine worker (here its test entry: the page runs with test-hooks) comes from the widget's origin too.
+    expect(widgetOrigin.requests.some((p) => /^\/assets\/engine-test\.worker-.*\.js$/.test(p))).toBe(true);
     expect(outside).toEqual([]);
     await page.locator('llama-chat').scrollIntoViewIfNeeded();
     await screenshot(page, 'widget-in-host');
@@ -172,7 +173,7 @@ describe('<llama-chat> from a second origin', () => {
 
 describe('<llama-chat> on a host whose Content-Security-Policy allows only what cspSources() lists', () => {
   const hostPage = `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>strict host</title></head><body>
-    <llama-chat heading="Strict host" tools="code_interpreter"></llama-chat>
+    <llama-chat test-hooks heading="Strict host" tools="code_interpreter"></llama-chat>
     <script type="module" src="WIDGET/llama-chat.js"></script></body></html>`;
   /** Read by the server at each request: empty while the sources are read, then the strict policy. */
   const headers: Record<string, string> = {};

@@ -3,13 +3,15 @@
  * generate() ignores top_p), one token at a time, with its past key/values kept between calls.
  * onnxruntime-node in Node; onnxruntime-web on WebGPU or WASM in the browser.
  *
- * Invariant: `cache` holds exactly `length` positions; replaced GPU tensors are disposed.
+ * Invariant: `cache` holds exactly `length` positions; replaced GPU tensors are disposed. A
+ * rollback (`truncate`) slices every past key/value along the sequence axis (GPU tensors are read
+ * back once for it: a rollback is rare, a re-prefill of the kept prefix would cost far more).
  */
 import { AutoModelForCausalLM, DynamicCache, env, Tensor, type PreTrainedModel } from '@huggingface/transformers';
 import type { LoadProgress, OnnxDevice } from '../../src/engine/contract';
 import { EngineError } from '../../src/engine/errors';
 import { isSoftwareAdapterInfo } from '../../src/engine/model-fit';
-import type { Backend, BackendLoadContext } from './backend';
+import type { BackendLoadContext, LogitsBackend } from './backend';
 
 export interface OnnxEnvironment {
   /** Base (URL or directory) under which local model folders live. */
@@ -22,7 +24,7 @@ export interface OnnxEnvironment {
 
 type TjsDevice = 'webgpu' | 'wasm' | 'cpu';
 
-export async function createOnnxBackend(ctx: BackendLoadContext, environment: OnnxEnvironment): Promise<Backend> {
+export async function createOnnxBackend(ctx: BackendLoadContext, environment: OnnxEnvironment): Promise<LogitsBackend> {
   const { entry } = ctx;
   if (!entry.path || !entry.dtype) throw new EngineError('load_failed', `model ${entry.id} has no onnx path/dtype`);
   configureEnvironment(environment, !!entry.remote);
@@ -43,7 +45,8 @@ export async function createOnnxBackend(ctx: BackendLoadContext, environment: On
   return new OnnxBackend(model, device);
 }
 
-class OnnxBackend implements Backend {
+class OnnxBackend implements LogitsBackend {
+  readonly kind = 'logits';
   private cache: DynamicCache | null = null;
   private length = 0;
   private deviceLost = false;
@@ -56,7 +59,6 @@ class OnnxBackend implements Backend {
   }
 
   async step(ids: readonly number[], pick: (logits: Float32Array) => number): Promise<number> {
-    if (this.deviceLost) throw new EngineError('device_lost', 'the GPU device was lost; load the model again');
     const n = ids.length;
     const total = this.length + n;
     const inputs: Record<string, unknown> = {
@@ -66,13 +68,7 @@ class OnnxBackend implements Backend {
       num_logits_to_keep: new Tensor('int64', BigInt64Array.of(1n), []),
     };
     if (this.cache) inputs.past_key_values = this.cache;
-    let out: Record<string, Tensor>;
-    try {
-      out = (await this.model.forward(inputs)) as Record<string, Tensor>;
-    } catch (e) {
-      if (this.deviceLost) throw new EngineError('device_lost', 'the GPU device was lost; load the model again');
-      throw e;
-    }
+    const out = await this.onDevice(async () => (await this.model.forward(inputs)) as Record<string, Tensor>);
     const present: Record<string, Tensor> = {};
     for (const [name, tensor] of Object.entries(out)) {
       if (name.startsWith('present.')) present[`past_key_values.${name.slice('present.'.length)}`] = tensor;
@@ -87,6 +83,19 @@ class OnnxBackend implements Backend {
     return pick(data.slice(data.length - vocab));
   }
 
+  async truncate(n: number): Promise<void> {
+    const cache = this.cache;
+    if (!cache || n >= this.length) return;
+    if (n <= 0) return this.reset();
+    const kept: Record<string, Tensor> = {};
+    await this.onDevice(async () => {
+      for (const [name, tensor] of Object.entries(cache as unknown as Record<string, Tensor>)) kept[name] = await keepPositions(tensor, n);
+    });
+    await cache.dispose();
+    this.cache = new DynamicCache(kept);
+    this.length = n;
+  }
+
   async reset(): Promise<void> {
     const cache = this.cache;
     this.cache = null;
@@ -99,12 +108,15 @@ class OnnxBackend implements Backend {
     await this.model.dispose();
   }
 
-  async loseDevice(): Promise<void> {
-    const device = await webgpuDevice();
-    if (!device) throw new EngineError('invalid_request', 'no WebGPU device to lose');
-    device.destroy();
-    await device.lost;
-    this.deviceLost = true;
+  /** Runs work that touches the device; once the device is lost, every failure is `device_lost`. */
+  private async onDevice<T>(work: () => Promise<T>): Promise<T> {
+    const lost = () => new EngineError('device_lost', 'the GPU device was lost; load the model again');
+    if (this.deviceLost) throw lost();
+    try {
+      return await work();
+    } catch (e) {
+      throw this.deviceLost ? lost() : e;
+    }
   }
 
   private async watchDevice(): Promise<void> {
@@ -115,8 +127,18 @@ class OnnxBackend implements Backend {
   }
 }
 
-/** onnxruntime-web's WebGPU device, once a WebGPU session exists. */
-async function webgpuDevice(): Promise<GPUDevice | undefined> {
+/** A [batch, heads, seq, dim] key/value tensor cut to its first `n` positions, on the CPU. */
+async function keepPositions(tensor: Tensor, n: number): Promise<Tensor> {
+  const [batch, heads, seq, dim] = tensor.dims as [number, number, number, number];
+  const ort = tensor.ort_tensor as { location: string; getData(): Promise<ArrayLike<number>> };
+  const data = (ort.location === 'gpu-buffer' ? await ort.getData() : tensor.data) as Float32Array | Uint16Array;
+  const out = new (data.constructor as Float32ArrayConstructor | Uint16ArrayConstructor)(batch * heads * n * dim);
+  for (let row = 0; row < batch * heads; row++) out.set(data.subarray(row * seq * dim, row * seq * dim + n * dim), row * n * dim);
+  return new Tensor(tensor.type as 'float32', out as Float32Array, [batch, heads, n, dim]);
+}
+
+/** onnxruntime-web's WebGPU device, once a WebGPU session exists (a browser test destroys it to test device loss). */
+export async function webgpuDevice(): Promise<GPUDevice | undefined> {
   const webgpu = (env.backends.onnx as { webgpu?: { device?: GPUDevice | Promise<GPUDevice> } }).webgpu;
   return webgpu?.device ? await webgpu.device : undefined;
 }

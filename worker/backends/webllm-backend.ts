@@ -2,8 +2,9 @@
  * The `webllm` backend (real GPUs): web-llm's MLCEngine hosted directly in our worker, driven one
  * forward at a time with `forwardTokensAndSample`. Our sampler chooses every token inside a
  * LogitProcessor and returns logits that force that choice (finite: the GPU softmax may assume no
- * infinities). web-llm appends every forward to its KV cache and never feeds the returned token;
- * it has no rollback, so the engine resets (resetChat) on divergence.
+ * infinities). web-llm appends every forward to its KV cache and never feeds the returned token.
+ * Its API has no rollback of the KV cache (only resetChat), so this backend has no `truncate`: on any
+ * divergence (regenerate, an edited message) the engine resets and prefills the whole prompt.
  *
  * This code needs WebGPU and real weights: it cannot run in this project's CI (see bench/gpu).
  */
@@ -11,7 +12,7 @@ import type * as WebLlm from '@mlc-ai/web-llm';
 import type { EngineConfig } from '../../src/engine/contract';
 import { abortError, EngineError, type EngineErrorCode } from '../../src/engine/errors';
 import type { ModelEntry } from '../../src/engine/model-list';
-import type { Backend, BackendLoadContext } from './backend';
+import type { BackendLoadContext, LogitsBackend } from './backend';
 
 /** The logit every token but the chosen one gets: finite, and exp() of it underflows to 0. */
 const FORCED_OUT = -1e30;
@@ -19,13 +20,26 @@ const FORCED_OUT = -1e30;
 /** web-llm samples with these after our processor: temperature 1, no top-p cut, no penalties. */
 const NEUTRAL_SAMPLING = { temperature: 1, top_p: 1, repetition_penalty: 1, frequency_penalty: 0, presence_penalty: 0 };
 
-export async function createWebLlmBackend(ctx: BackendLoadContext, config: EngineConfig): Promise<Backend> {
+/** The parts of web-llm's MLCEngine this backend drives. */
+export type MlcEngineLike = Pick<WebLlm.MLCEngine, 'reload' | 'unload' | 'resetChat' | 'forwardTokensAndSample'>;
+
+/** Where the backend gets its GPU adapter and its MLCEngine (a fake in the unit tests). */
+export interface WebLlmRuntime {
+  requestAdapter(): Promise<{ features: { has(feature: string): boolean } } | null>;
+  createEngine(config: WebLlm.MLCEngineConfig): Promise<MlcEngineLike>;
+}
+
+const BROWSER_RUNTIME: WebLlmRuntime = {
+  requestAdapter: async () => (await navigator.gpu?.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null)) ?? null,
+  createEngine: async (config) => new (await import('@mlc-ai/web-llm')).MLCEngine(config),
+};
+
+export async function createWebLlmBackend(ctx: BackendLoadContext, config: EngineConfig, runtime: WebLlmRuntime = BROWSER_RUNTIME): Promise<LogitsBackend> {
   const { entry, signal } = ctx;
-  await checkAdapter(entry);
-  const webllm = await import('@mlc-ai/web-llm');
+  await checkAdapter(entry, runtime);
   const record = await webLlmModelRecord(entry, config.modelsBaseUrl);
   const processor = new ForcingProcessor();
-  const engine = new webllm.MLCEngine({
+  const engine = await runtime.createEngine({
     appConfig: { model_list: [record], cacheBackend: 'cache' },
     logitProcessorRegistry: new Map([[entry.id, processor]]),
     initProgressCallback: (r) =>
@@ -45,7 +59,7 @@ export async function createWebLlmBackend(ctx: BackendLoadContext, config: Engin
 }
 
 /** Our choice rides through web-llm's sampler: pick with our sampler, return logits that force it. */
-class ForcingProcessor implements WebLlm.LogitProcessor {
+export class ForcingProcessor implements WebLlm.LogitProcessor {
   pick: ((logits: Float32Array) => number) | null = null;
   chosen = -1;
 
@@ -62,11 +76,12 @@ class ForcingProcessor implements WebLlm.LogitProcessor {
   resetState(): void {}
 }
 
-class WebLlmBackend implements Backend {
+export class WebLlmBackend implements LogitsBackend {
+  readonly kind = 'logits';
   readonly device = 'webgpu';
 
   constructor(
-    private readonly engine: WebLlm.MLCEngine,
+    private readonly engine: MlcEngineLike,
     private readonly processor: ForcingProcessor,
   ) {}
 
@@ -113,8 +128,8 @@ export async function webLlmModelRecord(entry: ModelEntry, modelsBaseUrl: string
   };
 }
 
-async function checkAdapter(entry: ModelEntry): Promise<void> {
-  const adapter = await navigator.gpu?.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null);
+async function checkAdapter(entry: ModelEntry, runtime: WebLlmRuntime): Promise<void> {
+  const adapter = await runtime.requestAdapter();
   if (!adapter) throw new EngineError('webgpu_unavailable', 'WebGPU is not available here: web-llm models need a GPU browser with WebGPU');
   if (entry.requiredFeatures.includes('shader-f16') && !adapter.features.has('shader-f16')) {
     throw new EngineError('shader_f16_unsupported', `${entry.label} needs shader-f16, which this GPU lacks: choose the q4f32 variant`);

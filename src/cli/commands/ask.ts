@@ -1,9 +1,11 @@
 import type { AgentEvent } from '../../agent/events';
 import { parseRecording, recordedTools } from '../../agent/recorded-tools';
 import { runAgent } from '../../agent/run-agent';
-import { collect, ofType } from '../../agent/test-support';
+import { collect, ofType } from '../../agent/collect-events';
 import { MODELS } from '../../engine/models';
+import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { createNodeEngine } from '../../../worker/create-node-engine';
+import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
 import { printJson, readJsonFile } from '../io';
 import { nodeTools } from '../node-tools';
@@ -21,6 +23,7 @@ export async function ask(args: string[]): Promise<void> {
     const events = await collect(
       runAgent({
         engine,
+        tokenizer: loadTokenizer(),
         tools: options.results ? recordedTools(parseRecording(readJsonFile(options.results))) : nodeTools(),
         conversation: { messages: [{ role: 'user', content: options.question }] },
         sampling: { temperature: 0 },
@@ -47,19 +50,10 @@ function stepsOf(events: AgentEvent[]) {
 }
 
 function readOptions(args: string[]): { modelId: string; results?: string; question: string } {
-  let model = 'micro';
-  let results: string | undefined;
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--model' || arg === '--results') {
-      const value = args[++i];
-      if (!value) throw new CliError(`${arg} needs a value`);
-      if (arg === '--model') model = value;
-      else results = value;
-    } else rest.push(arg);
-  }
-  const question = rest.join(' ').trim();
+  const { values, positionals } = parseCliArgs(args, { model: { type: 'string', default: 'micro' }, results: { type: 'string' } });
+  const model = values.model;
+  const results = values.results;
+  const question = positionals.join(' ').trim();
   if (!question) throw new CliError('missing the question');
   // "micro" names the offline demo model, whatever its id.
   const modelId = model === 'micro' ? MODELS.find((m) => m.demo)?.id : model;

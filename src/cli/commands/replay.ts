@@ -2,6 +2,7 @@ import { replay as replayConversation } from '../../agent/replay';
 import { parseConversation } from '../../format/conversation';
 import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { createNodeEngine } from '../../../worker/create-node-engine';
+import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
 import { printJson, readJsonFile } from '../io';
 import { nodeTools } from '../node-tools';
@@ -12,10 +13,10 @@ import { nodeTools } from '../node-tools';
  * Prints {prompts, steps, toolResults}.
  */
 export async function replay(args: string[]): Promise<void> {
-  const modelIndex = args.indexOf('--model');
-  const modelId = modelIndex >= 0 ? args[modelIndex + 1] : 'tiny-llama';
+  const { values, positionals } = parseCliArgs(args, { model: { type: 'string', default: 'tiny-llama' } });
+  const modelId = values.model;
   if (!modelId) throw new CliError('--model needs a model id');
-  const file = modelIndex >= 0 ? args.filter((_, i) => i !== modelIndex && i !== modelIndex + 1)[0] : args[0];
+  const file = positionals[0];
   const conversation = parseConversation(readJsonFile(file));
   const engine = createNodeEngine();
   await engine.load(modelId);

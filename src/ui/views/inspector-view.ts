@@ -8,7 +8,9 @@
  * which is the step's prompt text; a step's pieces are decoded once, when it is first opened.
  */
 import type { AgentEvent } from '../../agent/events';
+import { splitAtTag } from '../../format/parse';
 import { PYTHON_TAG_TEXT } from '../../format/special-tokens';
+import type { TextTokenizer } from '../../format/types';
 import type { ChatSession } from '../chat-session';
 import { h, replace } from '../dom';
 import { formatMs } from '../format-units';
@@ -23,7 +25,7 @@ export class InspectorView {
 
   constructor(
     session: ChatSession,
-    private readonly decode: (ids: number[]) => Promise<string>,
+    private readonly tokenizer: () => TextTokenizer | null,
   ) {
     this.empty = h('p', { class: 'empty-hint' }, 'Each generation step appears here once the model has run: the exact prompt, what was reused from the KV cache, and timings.');
     this.list = h('div', { class: 'inspector-steps' });
@@ -66,38 +68,48 @@ export class InspectorView {
         'dl',
         { class: 'step-stats' },
         ...stat('prompt', `${s.promptTokens} tokens`, 'prompt-tokens'),
-        ...stat('reused', `${s.reusedTokens} tokens`, 'reused-tokens'),
-        ...stat('prefilled', `${s.prefilledTokens} tokens`, 'prefilled-tokens'),
+        ...stat('reused', tokens(s.reusedTokens), 'reused-tokens'),
+        ...stat('prefilled', tokens(s.prefilledTokens), 'prefilled-tokens'),
         ...stat('prefill', formatMs(s.prefillMs), 'prefill-ms'),
         ...stat('decode', `${s.decodedTokens} tokens · ${tokPerS.toFixed(1)} tok/s`, 'decode'),
       ),
       h('div', { class: 'tool-label' }, 'Prompt, exactly as the model saw it'),
       prompt,
       h('div', { class: 'tool-label' }, `Output (stopped by ${e.stop})`),
-      h('pre', { class: 'output-text' }, ...highlightTag(e.raw), h('span', { class: 'tok-special' }, stopName(e.stop))),
+      h('pre', { class: 'output-text' }, ...this.highlightTag(e.ids, e.raw), h('span', { class: 'tok-special' }, stopName(e.stop))),
       h('button', { type: 'button', class: 'secondary small', onclick: () => void navigator.clipboard?.writeText(e.prompt.text) }, 'Copy prompt'),
     );
     const details = h(
       'details',
       { class: 'inspector-step', open: true, 'data-turn': turn, 'data-step': e.step },
-      h('summary', {}, `Turn ${turn} · step ${e.step + 1} — ${s.promptTokens} tokens (${s.reusedTokens} reused, ${s.prefilledTokens} prefilled) · ${tokPerS.toFixed(1)} tok/s`),
+      h('summary', {}, `Turn ${turn} · step ${e.step + 1} — ${s.promptTokens} tokens (${tokens(s.reusedTokens, '')} reused, ${tokens(s.prefilledTokens, '')} prefilled) · ${tokPerS.toFixed(1)} tok/s`),
       body,
     );
     let rendered = false;
     const render = () => {
       if (rendered || !details.open) return;
+      const tokenizer = this.tokenizer();
+      if (!tokenizer) return;
       rendered = true;
-      void promptPieces(e.prompt.ids, s.reusedTokens, this.decode).then(
-        (pieces) => {
-          replace(prompt, ...pieces.map((p) => h('span', { class: `${p.kind === 'special' ? 'tok-special' : 'tok-text'} ${p.reused ? 'seg-reused' : 'seg-prefilled'}` }, p.text)));
-          prompt.dataset.rendered = 'true';
-        },
-        () => (rendered = false),
-      );
+      const pieces = promptPieces(e.prompt.ids, s.reusedTokens ?? 0, (ids) => tokenizer.decode(ids));
+      replace(prompt, ...pieces.map((p) => h('span', { class: `${p.kind === 'special' ? 'tok-special' : 'tok-text'} ${p.reused ? 'seg-reused' : 'seg-prefilled'}` }, p.text)));
+      prompt.dataset.rendered = 'true';
     };
     details.addEventListener('toggle', render);
     this.list.append(details);
     render();
+  }
+
+  /** The output with the python tag highlighted where the model emitted its id (its characters as text stay text). */
+  private highlightTag(ids: readonly number[], raw: string): Array<string | HTMLElement> {
+    const tokenizer = this.tokenizer();
+    if (!tokenizer) return [raw];
+    const out: Array<string | HTMLElement> = [];
+    splitAtTag(ids).forEach((piece, i) => {
+      if (i > 0) out.push(h('span', { class: 'tok-special' }, PYTHON_TAG_TEXT));
+      if (piece.length > 0) out.push(tokenizer.decode(piece));
+    });
+    return out;
   }
 }
 
@@ -109,12 +121,7 @@ function stopName(stop: string): string {
   return stop === 'eom' ? '<|eom_id|>' : stop === 'eot' ? '<|eot_id|>' : stop === 'end_of_text' ? '<|end_of_text|>' : ` [${stop}]`;
 }
 
-/** The raw output recognises exactly one special token, `<|python_tag|>`. */
-function highlightTag(raw: string): Array<string | HTMLElement> {
-  const out: Array<string | HTMLElement> = [];
-  raw.split(PYTHON_TAG_TEXT).forEach((piece, i) => {
-    if (i > 0) out.push(h('span', { class: 'tok-special' }, PYTHON_TAG_TEXT));
-    if (piece) out.push(piece);
-  });
-  return out;
+/** A count of tokens, or "unknown" where a far-side engine did not report it. */
+function tokens(n: number | null, unit = ' tokens'): string {
+  return n === null ? 'unknown' : `${n}${unit}`;
 }

@@ -1,7 +1,8 @@
 /**
  * One exchange on screen: the user's message, then the assistant's side as the run streams it —
  * per step the answer prose (Markdown, sanitized) and a card per tool call, in the order they
- * happened — then how the turn ended. Call text is never shown as prose (see visible-prose.ts).
+ * happened — then how the turn ended. Call text is never shown as prose (see visible-prose.ts); a
+ * finished step shows the content the loop parsed once, from the event, never a re-parse of raw text.
  *
  * Invariant: prose is re-rendered at most once per animation frame, whatever the token rate.
  */
@@ -9,7 +10,7 @@ import type { AgentEvent, FinishReason } from '../../agent/events';
 import type { SerializedError } from '../../engine/contract';
 import { h } from '../dom';
 import { renderMarkdown } from '../markdown';
-import { finishedProse, streamingProse } from '../visible-prose';
+import { streamingProse } from '../visible-prose';
 import { errorBox } from './error-box';
 import { ToolCard } from './tool-card';
 
@@ -22,7 +23,8 @@ const ENDINGS: Partial<Record<FinishReason, string>> = {
 };
 
 interface StepView {
-  raw: string;
+  /** The step's streamed prose (the text before the model's python tag). */
+  prose: string;
   el: HTMLElement;
   finished: boolean;
 }
@@ -56,16 +58,16 @@ export class TurnView {
         this.step(e.step);
         break;
       case 'text-delta': {
+        if (e.part !== 'prose') break;
         const s = this.step(e.step);
-        s.raw += e.text;
+        s.prose += e.text;
         this.schedule(s);
         break;
       }
       case 'step-finish': {
         const s = this.step(e.step);
-        s.raw = e.raw;
         s.finished = true;
-        this.render(s, finishedProse(e.raw, e.stop));
+        this.render(s, e.content);
         break;
       }
       case 'tool-call': {
@@ -113,7 +115,7 @@ export class TurnView {
   private step(n: number): StepView {
     let s = this.steps.get(n);
     if (!s) {
-      s = { raw: '', el: h('div', { class: 'prose', 'data-step': n, hidden: true }), finished: false };
+      s = { prose: '', el: h('div', { class: 'prose', 'data-step': n, hidden: true }), finished: false };
       this.steps.set(n, s);
       this.assistant.append(s.el);
     }
@@ -129,7 +131,7 @@ export class TurnView {
   private flush(): void {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
-    for (const s of this.dirty) if (!s.finished) this.render(s, streamingProse(s.raw));
+    for (const s of this.dirty) if (!s.finished) this.render(s, streamingProse(s.prose));
     this.dirty.clear();
   }
 

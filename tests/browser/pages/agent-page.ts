@@ -29,6 +29,7 @@ window.runWorkedExample = async ({ question, date, forced }) => {
   const events: AgentEvent[] = [];
   for await (const e of runAgent({
     engine: window.engine,
+    tokenizer: window.engine.tokenizer!,
     tools: [braveSearchTool({ shape: workedExampleShape })],
     conversation: { date, messages: [{ role: 'user', content: question }] },
     confirm: async () => true,

@@ -25,6 +25,7 @@ window.ask = async (question, date) => {
   const events: AgentEvent[] = [];
   for await (const e of runAgent({
     engine: window.engine,
+    tokenizer: window.engine.tokenizer!,
     tools,
     conversation: { date, messages: [{ role: 'user', content: question }] },
     sampling: { temperature: 0 },

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { scriptIds } from '../../../src/agent/test-support';
+import { scriptIds } from '../../../src/agent/scripted-output';
 import { loadTokenizer } from '../../../src/format/tokenizer/load-node';
 import { ROOT } from '../harness';
 

@@ -1,11 +1,11 @@
 /**
- * Test support for the agent loop: force the model's side of a script through the real model
- * (tiny model, real sampler) and collect a run's events. Used by tests, the replay CLI and bench.
+ * Scripted model output: the ids a model would emit for a raw assistant text, and the per-step
+ * forced continuations that drive the real model and sampler through such a script (replay, bench,
+ * and the tests that need a known model side).
  */
-import type { LogitsProcessorSpec } from '../engine/contract';
+import type { EngineLike, LogitsProcessorSpec } from '../engine/contract';
 import { EOM, EOM_TEXT, EOT, EOT_TEXT, PYTHON_TAG, PYTHON_TAG_TEXT } from '../format/special-tokens';
 import type { TextTokenizer } from '../format/types';
-import type { AgentEvent } from './events';
 
 /**
  * The ids the model would emit for `raw`: `<|python_tag|>` is the tag's id, and a trailing
@@ -34,12 +34,21 @@ export function forceSteps(scripts: readonly string[], tokenizer: TextTokenizer)
   return (step) => (forced[step] ? [{ type: 'force', tokens: forced[step] }] : undefined);
 }
 
-export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
-}
-
-export function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type: T): Array<Extract<AgentEvent, { type: T }>> {
-  return events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+/**
+ * An engine whose next generate calls are forced through scripts (one per call, in order, each
+ * through the real model and sampler), then run free: how tests drive the page's session with a
+ * known model side, without a hook in the session itself.
+ */
+export function withScriptedSteps(engine: EngineLike): EngineLike & { forceNextRun(idsPerStep: number[][]): void } {
+  let scripts: number[][] = [];
+  return {
+    generate(request, onIds, signal) {
+      const script = scripts.shift();
+      const logitsProcessors: LogitsProcessorSpec[] = script ? [{ type: 'force', tokens: script }, ...(request.logitsProcessors ?? [])] : (request.logitsProcessors ?? []);
+      return engine.generate({ ...request, logitsProcessors }, onIds, signal);
+    },
+    forceNextRun(idsPerStep) {
+      scripts = idsPerStep.map((ids) => [...ids]);
+    },
+  };
 }

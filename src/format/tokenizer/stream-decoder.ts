@@ -1,4 +1,4 @@
-import type { TextTokenizer } from '../src/format/types';
+import type { TextTokenizer } from '../types';
 
 /**
  * Turns ids into text as they stream: bytes of a character split across tokens are held back

@@ -1,0 +1,27 @@
+/**
+ * The page's one tokenizer: fetched once per URL from the models folder (where setup writes
+ * llama-3.1-tokenizer/tokenizer.json) and shared by every caller. A failed fetch is not remembered.
+ */
+import type { TextTokenizer } from '../types';
+import { createTokenizer } from './llama-tokenizer';
+
+const loading = new Map<string, Promise<TextTokenizer>>();
+
+/** Where the tokenizer lives under a models base URL (ending in "/"). */
+export function tokenizerUrl(modelsBaseUrl: string): string {
+  return `${modelsBaseUrl}llama-3.1-tokenizer/tokenizer.json`;
+}
+
+export function fetchTokenizer(url: string): Promise<TextTokenizer> {
+  let pending = loading.get(url);
+  if (!pending) {
+    pending = (async () => {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`the tokenizer was not found at ${url} (HTTP ${response.status})`);
+      return createTokenizer((await response.json()) as object);
+    })();
+    loading.set(url, pending);
+    pending.catch(() => loading.delete(url));
+  }
+  return pending;
+}

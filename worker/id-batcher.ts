@@ -1,0 +1,30 @@
+/**
+ * Groups streamed ids into batches (every `maxIds` ids or `maxDelayMs`, whichever comes first) so a
+ * fast decode does not send one message per token across the worker boundary. Batches arrive in
+ * order and concatenate to exactly the ids pushed.
+ */
+export class IdBatcher {
+  private ids: number[] = [];
+  private since = 0;
+
+  constructor(
+    private readonly send: ((ids: number[]) => void) | undefined,
+    private readonly maxIds = 8,
+    private readonly maxDelayMs = 16,
+  ) {}
+
+  push(id: number): void {
+    if (!this.send) return;
+    if (this.ids.length === 0) this.since = performance.now();
+    this.ids.push(id);
+    if (this.ids.length >= this.maxIds || performance.now() - this.since >= this.maxDelayMs) this.flush();
+  }
+
+  /** Sends what is pending. */
+  flush(): void {
+    if (this.ids.length === 0) return;
+    const batch = this.ids;
+    this.ids = [];
+    this.send?.(batch);
+  }
+}

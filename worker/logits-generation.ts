@@ -1,0 +1,80 @@
+/**
+ * Generation over a LogitsBackend: our sampler picks every token from the backend's logits, and the
+ * engine's PrefixCache decides what is prefilled.
+ *
+ * Invariant: `cache` lists exactly the ids the backend's KV cache holds, after success, abort or
+ * failure alike (a failure inside the backend clears both: see the engine).
+ */
+import { stopKind } from '../src/format/special-tokens';
+import type { LogitsBackend } from './backends/backend';
+import { emptyStats, type Generated, type PreparedRequest } from './generation';
+import type { IdBatcher } from './id-batcher';
+import type { PrefixCache } from './prefix-cache';
+import { createRng } from './rng';
+import type { Sampler } from './sampler';
+import { yieldToEventLoop } from './yield';
+
+export async function generateWithLogits(
+  backend: LogitsBackend,
+  cache: PrefixCache,
+  sample: Sampler,
+  request: PreparedRequest,
+  batcher: IdBatcher,
+  signal: AbortSignal | undefined,
+): Promise<Generated> {
+  const { tokens, maxTokens, sampling, banned, forced } = request;
+  const stats = emptyStats(tokens.length);
+  if (signal?.aborted) return { tokens: [], stop: 'abort', stopId: null, stats };
+
+  const rng = createRng(request.seed);
+  const emitted: number[] = [];
+  const recent = tokens.slice(-sampling.penaltyWindow);
+  const pick = (logits: Float32Array): number => {
+    for (const id of banned) logits[id] = -Infinity;
+    const id = forced[emitted.length] ?? sample(logits, sampling, rng, recent);
+    recent.push(id);
+    return id;
+  };
+
+  let plan = cache.plan(tokens);
+  if (plan.keep < cache.length) {
+    if (plan.keep > 0 && backend.truncate) {
+      await backend.truncate(plan.keep);
+      cache.truncate(plan.keep);
+    } else {
+      await backend.reset();
+      cache.clear();
+      plan = { keep: 0, suffix: tokens.slice() };
+    }
+  }
+  stats.reusedTokens = plan.keep;
+  stats.prefilledTokens = plan.suffix.length;
+
+  const t0 = performance.now();
+  let next = await backend.step(plan.suffix, pick);
+  cache.append(plan.suffix);
+  stats.decodedTokens = 1;
+  const t1 = performance.now();
+  stats.prefillMs = t1 - t0;
+  for (;;) {
+    const kind = stopKind(next);
+    if (kind) {
+      stats.decodeMs = performance.now() - t1;
+      return { tokens: emitted, stop: kind, stopId: next, stats };
+    }
+    emitted.push(next);
+    batcher.push(next);
+    if (stats.decodedTokens >= maxTokens) break;
+    await yieldToEventLoop();
+    if (signal?.aborted) {
+      stats.decodeMs = performance.now() - t1;
+      return { tokens: emitted, stop: 'abort', stopId: null, stats };
+    }
+    const fed = next;
+    next = await backend.step([fed], pick);
+    cache.append([fed]);
+    stats.decodedTokens++;
+  }
+  stats.decodeMs = performance.now() - t1;
+  return { tokens: emitted, stop: 'length', stopId: null, stats };
+}

@@ -1,0 +1,65 @@
+/**
+ * Generation over a SamplingBackend (the far side samples): the engine emits a forced continuation
+ * itself and sends it as part of the prompt, hands the bans over as -Infinity logit biases, and maps
+ * the stop id the far side streams last to a stop kind. What the far side reused is its own report.
+ */
+import { isAbortError } from '../src/engine/errors';
+import { STOP_IDS, stopKind } from '../src/format/special-tokens';
+import type { SamplingBackend } from './backends/backend';
+import { emptyStats, type Generated, type PreparedRequest } from './generation';
+import type { IdBatcher } from './id-batcher';
+
+const STOPS = [...STOP_IDS];
+
+export async function generateWithSampler(
+  backend: SamplingBackend,
+  request: PreparedRequest,
+  batcher: IdBatcher,
+  signal: AbortSignal | undefined,
+): Promise<Generated> {
+  const { tokens, maxTokens } = request;
+  const stats = emptyStats(tokens.length);
+  if (signal?.aborted) return { tokens: [], stop: 'abort', stopId: null, stats };
+  const emitted: number[] = [];
+  let stopId: number | null = null;
+  /** Takes one id; true when the generation is over (a stop id, or maxTokens reached). */
+  const take = (id: number): boolean => {
+    stats.decodedTokens++;
+    if (stopKind(id)) {
+      stopId = id;
+      return true;
+    }
+    emitted.push(id);
+    batcher.push(id);
+    return stats.decodedTokens >= maxTokens;
+  };
+
+  const t0 = performance.now();
+  let over = false;
+  for (const id of request.forced) if (!over) over = take(id);
+  if (!over) {
+    const logitBias = { ...request.sampling.logitBias };
+    for (const id of request.banned) logitBias[id] = -Infinity;
+    const prompt = [...tokens, ...emitted];
+    let ended = false;
+    try {
+      const outcome = await backend.generate(
+        { prompt, sampling: { ...request.sampling, logitBias }, seed: request.seed, maxTokens: maxTokens - stats.decodedTokens, stopIds: STOPS },
+        (ids) => {
+          for (const id of ids) if (!ended) ended = take(id);
+        },
+        signal ?? new AbortController().signal,
+      );
+      stats.reusedTokens = outcome.reusedTokens === null ? null : Math.min(outcome.reusedTokens, tokens.length);
+    } catch (e) {
+      if (!(isAbortError(e) && signal?.aborted)) throw e;
+    }
+  }
+  // A forced script that ran to its stop sent nothing: nothing was prefilled.
+  if (over) stats.prefilledTokens = 0;
+  else stats.prefilledTokens = stats.reusedTokens === null ? null : tokens.length - stats.reusedTokens;
+  stats.decodeMs = performance.now() - t0;
+  if (stopId !== null) return { tokens: emitted, stop: stopKind(stopId)!, stopId, stats };
+  if (signal?.aborted) return { tokens: emitted, stop: 'abort', stopId: null, stats };
+  return { tokens: emitted, stop: 'length', stopId: null, stats };
+}
