@@ -12,6 +12,7 @@ import type { Engine } from '../worker/engine';
 import { createRng } from '../worker/rng';
 import { createSampler, resolveSampling } from '../worker/sampler';
 import { lmLikeLogits } from './logits';
+import { countRoundTrips, measurePrefixReuse } from './engine-workloads';
 import { checkInvariant } from './loop';
 import { interleave, median } from './measure';
 import { formatTable, mergeResults, parseResults } from './results';
@@ -54,6 +55,21 @@ describe('tool loop workload (tiny model)', () => {
     expect(tokenizer.encode(a).length).toBeGreaterThanOrEqual(400);
     expect(tokenizer.encode(a).length).toBeLessThan(500);
     expect(() => JSON.parse(a)).not.toThrow();
+  });
+});
+
+describe('engine section workloads (tiny model, a real comlink boundary)', () => {
+  it('one call crosses the boundary per agent step, none per tool result (counted and cut on the page)', async () => {
+    const trips = await countRoundTrips({ steps: 3, resultTokens: 200, maxResultTokens: 120 });
+    expect(trips).toEqual({ steps: 3, toolResults: 2, calls: 3, callsDuringTools: 0 });
+  });
+
+  it('regenerate and edit-last-message prefill exactly the suffix that diverges from the cache, not the history', async () => {
+    const reuse = await measurePrefixReuse(800);
+    expect(reuse.historyTokens).toBeGreaterThanOrEqual(800);
+    expect(reuse.regeneratePrefilled).toBe(reuse.regenerateSuffix);
+    expect(reuse.editPrefilled).toBe(reuse.editSuffix);
+    expect(reuse.editSuffix).toBeLessThan(reuse.historyTokens / 4);
   });
 });
 

@@ -1,8 +1,9 @@
 /** Every bench section, in run order: the one list `npm run bench` knows. Add a section here. */
+import { engineSection } from './engine';
 import { loopSection } from './loop';
 import { microSection } from './micro';
 import { samplerSection } from './sampler';
 import { sandboxSection } from './sandbox';
 import type { BenchSection } from './section';
 
-export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, sandboxSection, microSection];
+export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection];

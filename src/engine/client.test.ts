@@ -2,52 +2,20 @@
  * EngineClient against a stand-in worker: a real comlink endpoint on a MessageChannel, plus the
  * `error` event a Worker fires when its script does not load.
  */
-import { expose } from 'comlink';
 import { afterEach, expect, it } from 'vitest';
 import { EngineClient } from './client';
 import type { EngineApi } from './contract';
-
-/** A Worker-shaped endpoint whose other end is `expose`d in this thread. */
-class StandInWorker extends EventTarget {
-  terminated = false;
-  readonly channel = new MessageChannel();
-  constructor() {
-    super();
-    this.channel.port1.start();
-  }
-  postMessage(message: unknown, transfer: Transferable[] = []): void {
-    if (!this.terminated) this.channel.port1.postMessage(message, transfer as never);
-  }
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: AddEventListenerOptions | boolean): void {
-    if (type === 'message') this.channel.port1.addEventListener(type, listener as never, options);
-    else super.addEventListener(type, listener, options);
-  }
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: EventListenerOptions | boolean): void {
-    if (type === 'message') this.channel.port1.removeEventListener(type, listener as never, options);
-    else super.removeEventListener(type, listener, options);
-  }
-  terminate(): void {
-    this.terminated = true;
-    this.channel.port1.close();
-  }
-  /** What a Worker does when its script cannot be loaded: a plain `error` Event, no message. */
-  failToLoad(): void {
-    this.dispatchEvent(new Event('error', { cancelable: true }));
-  }
-}
+import { StandInWorker } from '../../tests/support/stand-in-worker';
 
 const workers: StandInWorker[] = [];
 afterEach(() => {
-  for (const w of workers.splice(0)) {
-    w.channel.port1.close();
-    w.channel.port2.close();
-  }
+  for (const w of workers.splice(0)) w.close();
 });
 
 function clientOn(api: Partial<EngineApi> | null): { client: EngineClient; worker: StandInWorker } {
   const worker = new StandInWorker();
   workers.push(worker);
-  if (api) expose(api, worker.channel.port2 as never);
+  if (api) worker.serve(api);
   return { client: new EngineClient(worker as unknown as Worker), worker };
 }
 

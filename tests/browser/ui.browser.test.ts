@@ -194,6 +194,37 @@ describe('the chat page', { timeout: 120_000 }, () => {
     expect(transcript.slice(-2)).toEqual(['Then just say hi.', 'Hello again, regenerated.']);
   });
 
+  it('Regenerate and Edit message prefill only what diverges from the cached prefix', async () => {
+    await page.evaluate(() => (window.uiSteps = []));
+    expect(await ask(page, 'Remember: the harbour has seven bridges and two ferries.', forcedIds('Noted.<|eot_id|>'))).toBe('done');
+    /** What the engine holds after a step (its prompt and emitted ids), and the suffix of the next prompt that differs. */
+    const divergent = (cached: number[], prompt: number[]) => {
+      let common = 0;
+      while (common < Math.min(cached.length, prompt.length - 1) && cached[common] === prompt[common]) common++;
+      return prompt.length - common;
+    };
+    const step = async (n: number) => page.evaluate((i) => window.uiSteps[i]!, n);
+    const answered = await step(0);
+    await page.evaluate((ids) => window.llamaTest!.forceNextRun(ids), forcedIds('Noted again.<|eot_id|>'));
+    await lastTurn().locator('button.regenerate').click();
+    await page.waitForFunction(() => window.uiSteps.length === 2);
+    const regenerated = await step(1);
+    expect(regenerated.stats.prefilledTokens).toBe(divergent([...answered.prompt.ids, ...answered.ids], regenerated.prompt.ids));
+    expect(regenerated.stats.prefilledTokens).toBe(1);
+
+    await page.waitForSelector('.turn:last-of-type button.edit');
+    await lastTurn().locator('button.edit').click();
+    await lastTurn().locator('textarea.edit-input').fill('Remember: the harbour has seven bridges and three ferries.');
+    await page.evaluate((ids) => window.llamaTest!.forceNextRun(ids), forcedIds('Three ferries, noted.<|eot_id|>'));
+    await lastTurn().locator('button.send-edit').click();
+    await page.waitForFunction(() => document.querySelector('.turn:last-of-type .prose')?.textContent?.trim() === 'Three ferries, noted.');
+    const edited = await step(2);
+    const suffix = divergent([...regenerated.prompt.ids, ...regenerated.ids], edited.prompt.ids);
+    expect(edited.stats.prefilledTokens).toBe(suffix);
+    expect(suffix).toBeLessThan(edited.prompt.ids.length / 2);
+    expect(await lastTurn().locator('.msg.user .bubble').innerText()).toBe('Remember: the harbour has seven bridges and three ferries.');
+  });
+
   it('Markdown injection in an answer renders inert', async () => {
     const answer =
       'Look: <img src=x onerror="window.pwned=\'img\'"> <script>window.pwned=\'script\'</script>\n\n' +

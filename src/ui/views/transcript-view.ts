@@ -1,6 +1,7 @@
 /**
- * The conversation on screen, driven by the session's events: a TurnView per turn (a regenerated
- * turn replaces its predecessor in place), the Regenerate button on the latest finished turn, and a
+ * The conversation on screen, driven by the session's events: a TurnView per turn (a regenerated or
+ * edited turn replaces its predecessor in place), Regenerate and Edit on the latest finished turn
+ * (both reuse the engine's cached prefix: only what diverges is prefilled), and a
  * polite live region that announces how each turn ended (the streaming text itself is not read out
  * token by token).
  *
@@ -85,6 +86,7 @@ export class TranscriptView {
       'div',
       { class: 'turn-actions' },
       h('button', { type: 'button', class: 'secondary small regenerate', onclick: () => void this.session.regenerate() }, 'Regenerate'),
+      h('button', { type: 'button', class: 'secondary small edit', onclick: () => this.latest?.editUserText((text) => void this.session.editLast(text)) }, 'Edit message'),
     );
   }
 }

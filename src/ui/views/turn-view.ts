@@ -38,16 +38,19 @@ export class TurnView {
   private dirty = new Set<StepView>();
   private frame = 0;
 
+  private readonly bubble: HTMLElement;
+
   constructor(
     readonly turn: number,
-    userText: string,
+    private readonly userText: string,
   ) {
+    this.bubble = h('div', { class: 'bubble' }, userText);
     this.assistant = h('div', { class: 'assistant-body' });
     this.footer = h('div', { class: 'turn-footer' }, h('div', { class: 'typing', 'aria-label': 'The model is working' }, h('span'), h('span'), h('span')));
     this.el = h(
       'article',
       { class: 'turn is-running', 'data-turn': turn },
-      h('div', { class: 'msg user', 'aria-label': 'You said' }, h('div', { class: 'bubble' }, userText)),
+      h('div', { class: 'msg user', 'aria-label': 'You said' }, this.bubble),
       h('div', { class: 'msg assistant', 'aria-label': 'Assistant' }, this.assistant, this.footer),
     );
   }
@@ -106,7 +109,26 @@ export class TurnView {
     this.el.dataset.reason = reason;
   }
 
-  /** Adds or removes the Regenerate button (only the latest turn has one, and only when idle). */
+  /** Turns the user's message into an editor; `onSubmit` gets the edited text (Cancel restores it). */
+  editUserText(onSubmit: (text: string) => void): void {
+    if (this.bubble.querySelector('textarea')) return;
+    const input = h('textarea', { class: 'edit-input', rows: 3, 'aria-label': 'Edit your message' });
+    input.value = this.userText;
+    const restore = () => this.bubble.replaceChildren(this.userText);
+    const send = h('button', { type: 'button', class: 'primary small send-edit', onclick: () => input.value.trim() !== '' && onSubmit(input.value) }, 'Send edited message');
+    const cancel = h('button', { type: 'button', class: 'secondary small', onclick: restore }, 'Cancel');
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') restore();
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && input.value.trim() !== '') {
+        e.preventDefault();
+        onSubmit(input.value);
+      }
+    });
+    this.bubble.replaceChildren(input, h('div', { class: 'edit-actions' }, send, cancel));
+    input.focus();
+  }
+
+  /** Adds or removes the turn's actions (only the latest turn has them, and only when idle). */
   setActions(actions: HTMLElement | null): void {
     this.footer.querySelector('.turn-actions')?.remove();
     if (actions) this.footer.append(actions);
