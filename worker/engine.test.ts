@@ -205,6 +205,54 @@ describe('errors are typed and leave the engine usable', () => {
   });
 });
 
+describe('chunked prefill', () => {
+  it('a prompt longer than the backend\'s prefill chunk is fed in chunks and gives the tokens of one prefill; an abort between chunks keeps the cache consistent', async () => {
+    const models = (await import('../src/engine/models')).MODELS;
+    const { createOnnxBackend } = await import('./backends/onnx-backend');
+    const { Engine } = await import('./engine');
+    const { join } = await import('node:path');
+    const steps: number[] = [];
+    let onStep: (() => void) | null = null;
+    const withChunk = (chunk: number | undefined) =>
+      new Engine({
+        models,
+        capabilities: async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null }),
+        createBackend: async (ctx) => {
+          const real = await createOnnxBackend(ctx, { localModelPath: `${join(import.meta.dirname, '../models')}/`, allowRemote: false });
+          if (real.kind !== 'logits') throw new Error('expected a logits backend');
+          return Object.assign(Object.create(real) as typeof real, {
+            prefillChunk: chunk,
+            step: async (ids: readonly number[], pick: (l: Float32Array) => number) => {
+              steps.push(ids.length);
+              const next = await real.step(ids, pick);
+              onStep?.();
+              return next;
+            },
+          });
+        },
+      });
+    const chunked = withChunk(7);
+    const whole = withChunk(undefined);
+    await Promise.all([chunked.load('tiny-llama'), whole.load('tiny-llama')]);
+    const prompt = renderIds({ messages: [{ role: 'user', content: 'A prompt long enough to be cut into several prefill chunks, please.' }] }, tokenizer);
+    const a = await chunked.generate(request(prompt, { temperature: 0 }, 4));
+    expect(steps.slice(0, Math.ceil(prompt.length / 7))).toEqual([...Array(Math.floor((prompt.length - 1) / 7)).fill(7), prompt.length - 7 * Math.floor((prompt.length - 1) / 7)]);
+    expect(a.stats).toMatchObject({ prefilledTokens: prompt.length, reusedTokens: 0 });
+    const b = await whole.generate(request(prompt, { temperature: 0 }, 4));
+    expect(a.tokens).toEqual(b.tokens);
+    // An abort while prefilling (after the first chunk): no token, and the cache holds what was fed.
+    const controller = new AbortController();
+    onStep = () => controller.abort();
+    const other = [...prompt.slice(0, 3), ...tokenizer.encode(' and now a different, longer continuation of this prompt')];
+    const aborted = await chunked.generate(request(other, { temperature: 0 }, 4), undefined, controller.signal);
+    onStep = null;
+    expect(aborted).toMatchObject({ stop: 'abort', tokens: [], stats: { decodedTokens: 0 } });
+    expect(chunked.cachedIds()).toEqual(other.slice(0, 3 + 7));
+    const resumed = await chunked.generate(request(other, { temperature: 0 }, 4));
+    expect(resumed.tokens).toEqual((await whole.generate(request(other, { temperature: 0 }, 4))).tokens);
+  });
+});
+
 describe('only text, the tag and terminators are ever sampled', () => {
   it('a model pushed toward a header token never emits it: every emitted id replays in history', async () => {
     // Bias every structural special id up hugely; the structural ban must still win.

@@ -14,6 +14,9 @@ import { createRng } from './rng';
 import type { Sampler } from './sampler';
 import { yieldToEventLoop } from './yield';
 
+/** The pick of a prefill chunk whose logits are not needed. */
+const IGNORE = (): number => 0;
+
 export async function generateWithLogits(
   backend: LogitsBackend,
   cache: PrefixCache,
@@ -51,8 +54,20 @@ export async function generateWithLogits(
   stats.prefilledTokens = plan.suffix.length;
 
   const t0 = performance.now();
-  let next = await backend.step(plan.suffix, pick);
-  cache.append(plan.suffix);
+  // A long suffix is fed in chunks (bounded memory); only the last chunk's logits are sampled.
+  const chunk = backend.prefillChunk ?? plan.suffix.length;
+  for (let at = 0; at + chunk < plan.suffix.length; at += chunk) {
+    const piece = plan.suffix.slice(at, at + chunk);
+    await backend.step(piece, IGNORE);
+    cache.append(piece);
+    if (signal?.aborted) {
+      stats.prefillMs = performance.now() - t0;
+      return { tokens: [], stop: 'abort', stopId: null, stats };
+    }
+  }
+  const last = plan.suffix.slice(Math.floor((plan.suffix.length - 1) / chunk) * chunk);
+  let next = await backend.step(last, pick);
+  cache.append(last);
   stats.decodedTokens = 1;
   const t1 = performance.now();
   stats.prefillMs = t1 - t0;

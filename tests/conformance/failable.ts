@@ -22,6 +22,7 @@ export function failable(backend: Backend): Backend & FailureSwitch {
       get device() {
         return backend.device;
       },
+      ...(backend.prefillChunk !== undefined ? { prefillChunk: backend.prefillChunk } : {}),
       step: async (ids, pick) => {
         take();
         return backend.step(ids, pick);

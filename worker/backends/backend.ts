@@ -11,6 +11,8 @@ export interface LogitsBackend {
   readonly kind: 'logits';
   /** Where it runs, in words: "webgpu", "wasm", "cpu". */
   readonly device: string;
+  /** Most ids one prefill step feeds (the engine cuts a longer prompt into steps); absent: no limit. */
+  readonly prefillChunk?: number;
   /**
    * Appends `ids` (at least one) to the KV cache and returns the token `pick` chooses from the
    * logits after the last of them. `pick` may modify the logits in place; the chosen token is not fed.

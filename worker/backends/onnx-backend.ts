@@ -1,17 +1,14 @@
 /**
- * The `onnx` backend: a transformers.js causal LM whose forward pass we drive ourselves (its
- * generate() ignores top_p), one token at a time, with its past key/values kept between calls.
- * onnxruntime-node in Node; onnxruntime-web on WebGPU or WASM in the browser.
- *
- * Invariant: `cache` holds exactly `length` positions; replaced GPU tensors are disposed. A
- * rollback (`truncate`) slices every past key/value along the sequence axis (GPU tensors are read
- * back once for it: a rollback is rare, a re-prefill of the kept prefix would cost far more).
+ * The `onnx` backend's loading: transformers.js finds, downloads and opens the model (onnxruntime-node
+ * in Node; onnxruntime-web on WebGPU or WASM in the browser); its session's forward pass is ours
+ * (onnx-session.ts: its generate() ignores top_p, and its per-token wrappers cost).
  */
-import { AutoModelForCausalLM, DynamicCache, env, Tensor, type PreTrainedModel } from '@huggingface/transformers';
+import { AutoModelForCausalLM, env, type PreTrainedModel } from '@huggingface/transformers';
 import type { LoadProgress, OnnxDevice } from '../../src/engine/contract';
 import { EngineError } from '../../src/engine/errors';
 import { isSoftwareAdapterInfo } from '../../src/engine/model-fit';
 import type { BackendLoadContext, LogitsBackend } from './backend';
+import { OnnxSessionBackend, type OnnxShape, type OrtSession } from './onnx-session';
 
 export interface OnnxEnvironment {
   /** Base (URL or directory) under which local model folders live. */
@@ -42,99 +39,23 @@ export async function createOnnxBackend(ctx: BackendLoadContext, environment: On
   } catch (e) {
     throw new EngineError('load_failed', `could not load ${entry.id} on ${device}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return new OnnxBackend(model, device);
+  const session = (model as unknown as { sessions: { model: OrtSession & { inputMetadata?: Array<{ name: string; type?: string }> } } }).sessions.model;
+  const watchLoss = device === 'webgpu' ? webgpuDevice().then((d) => d?.lost) : undefined;
+  return new OnnxSessionBackend(session, onnxShape(model, session, entry.dtype), device, PREFILL_CHUNK[device], async () => void (await model.dispose()), watchLoss);
 }
 
-class OnnxBackend implements LogitsBackend {
-  readonly kind = 'logits';
-  private cache: DynamicCache | null = null;
-  private length = 0;
-  private deviceLost = false;
+/**
+ * Ids per prefill step, per device: the attention scores of one step are heads × chunk × context floats,
+ * so an unbounded prefill of a long prompt spikes memory (4,000 ids: +730 MiB on the CPU, kept as the
+ * runtime's high-water mark). Measured with `npm run bench -- peers` (prefillPeakRssMiB4k).
+ */
+const PREFILL_CHUNK: Record<TjsDevice, number> = { cpu: 512, wasm: 512, webgpu: 512 };
 
-  constructor(
-    private readonly model: PreTrainedModel,
-    readonly device: TjsDevice,
-  ) {
-    if (device === 'webgpu') void this.watchDevice();
-  }
-
-  async step(ids: readonly number[], pick: (logits: Float32Array) => number): Promise<number> {
-    const n = ids.length;
-    const total = this.length + n;
-    const inputs: Record<string, unknown> = {
-      input_ids: new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, n]),
-      attention_mask: new Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
-      position_ids: new Tensor('int64', BigInt64Array.from({ length: n }, (_, i) => BigInt(this.length + i)), [1, n]),
-      num_logits_to_keep: new Tensor('int64', BigInt64Array.of(1n), []),
-    };
-    if (this.cache) inputs.past_key_values = this.cache;
-    const out = await this.onDevice(async () => (await this.model.forward(inputs)) as Record<string, Tensor>);
-    const present: Record<string, Tensor> = {};
-    for (const [name, tensor] of Object.entries(out)) {
-      if (name.startsWith('present.')) present[`past_key_values.${name.slice('present.'.length)}`] = tensor;
-    }
-    if (this.cache) this.cache.update(present);
-    else this.cache = new DynamicCache(present);
-    this.length = total;
-    const logits = out.logits!;
-    const vocab = logits.dims[logits.dims.length - 1]!;
-    const data = logits.data as Float32Array;
-    // Own copy of the last position: the sampler and processors modify it in place.
-    return pick(data.slice(data.length - vocab));
-  }
-
-  async truncate(n: number): Promise<void> {
-    const cache = this.cache;
-    if (!cache || n >= this.length) return;
-    if (n <= 0) return this.reset();
-    const kept: Record<string, Tensor> = {};
-    await this.onDevice(async () => {
-      for (const [name, tensor] of Object.entries(cache as unknown as Record<string, Tensor>)) kept[name] = await keepPositions(tensor, n);
-    });
-    await cache.dispose();
-    this.cache = new DynamicCache(kept);
-    this.length = n;
-  }
-
-  async reset(): Promise<void> {
-    const cache = this.cache;
-    this.cache = null;
-    this.length = 0;
-    await cache?.dispose();
-  }
-
-  async dispose(): Promise<void> {
-    await this.reset().catch(() => {});
-    await this.model.dispose();
-  }
-
-  /** Runs work that touches the device; once the device is lost, every failure is `device_lost`. */
-  private async onDevice<T>(work: () => Promise<T>): Promise<T> {
-    const lost = () => new EngineError('device_lost', 'the GPU device was lost; load the model again');
-    if (this.deviceLost) throw lost();
-    try {
-      return await work();
-    } catch (e) {
-      throw this.deviceLost ? lost() : e;
-    }
-  }
-
-  private async watchDevice(): Promise<void> {
-    const device = await webgpuDevice();
-    if (!device) return;
-    await device.lost;
-    this.deviceLost = true;
-  }
-}
-
-/** A [batch, heads, seq, dim] key/value tensor cut to its first `n` positions, on the CPU. */
-async function keepPositions(tensor: Tensor, n: number): Promise<Tensor> {
-  const [batch, heads, seq, dim] = tensor.dims as [number, number, number, number];
-  const ort = tensor.ort_tensor as { location: string; getData(): Promise<ArrayLike<number>> };
-  const data = (ort.location === 'gpu-buffer' ? await ort.getData() : tensor.data) as Float32Array | Uint16Array;
-  const out = new (data.constructor as Float32ArrayConstructor | Uint16ArrayConstructor)(batch * heads * n * dim);
-  for (let row = 0; row < batch * heads; row++) out.set(data.subarray(row * seq * dim, row * seq * dim + n * dim), row * n * dim);
-  return new Tensor(tensor.type as 'float32', out as Float32Array, [batch, heads, n, dim]);
+function onnxShape(model: PreTrainedModel, session: { inputMetadata?: Array<{ name: string; type?: string }> }, dtype: string): OnnxShape {
+  const c = model.config as unknown as { num_hidden_layers: number; num_attention_heads: number; num_key_value_heads?: number; head_dim?: number; hidden_size: number };
+  const declared = session.inputMetadata?.find((m) => m.name === 'past_key_values.0.key')?.type;
+  const kvType = declared === 'float16' || (declared === undefined && (dtype === 'fp16' || dtype === 'q4f16')) ? 'float16' : 'float32';
+  return { layers: c.num_hidden_layers, kvHeads: c.num_key_value_heads ?? c.num_attention_heads, headDim: c.head_dim ?? c.hidden_size / c.num_attention_heads, kvType };
 }
 
 /** onnxruntime-web's WebGPU device, once a WebGPU session exists (a browser test destroys it to test device loss). */
