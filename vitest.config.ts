@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import SlowFirstSequencer from './tests/slow-first-sequencer';
+import SlowFirstSequencer from './tests/slow-first-sequencer.js';
 
 /**
  * Three tiers, all run by `npm test` (`npm run test:<tier>` runs one): `unit` (Node: format, engine,

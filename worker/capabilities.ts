@@ -1,7 +1,21 @@
 import type { GpuCapabilities } from '../src/engine/contract';
 
-/** What the browser's WebGPU offers: enough for the UI to recommend a model and explain why. */
+/**
+ * WASM threads: every core onnxruntime-web may use (up to 4) when the page is cross-origin isolated
+ * (SharedArrayBuffer); one otherwise. (Its own default is half the cores: one on a 2-core laptop.)
+ */
+export function wasmThreads(): { threads: number; crossOriginIsolated: boolean } {
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  const cores = (globalThis.navigator as Navigator | undefined)?.hardwareConcurrency ?? 1;
+  return { threads: isolated ? Math.max(1, Math.min(4, cores)) : 1, crossOriginIsolated: isolated };
+}
+
+/** What the browser offers: WebGPU (enough for the UI to recommend a model and explain why) and WASM threads. */
 export async function detectCapabilities(): Promise<GpuCapabilities> {
+  return { ...(await detectGpu()), wasm: wasmThreads() };
+}
+
+async function detectGpu(): Promise<GpuCapabilities> {
   const gpu = (globalThis.navigator as Navigator | undefined)?.gpu;
   if (!gpu) return none('This browser has no WebGPU (navigator.gpu is missing). Try a recent Chrome or Edge, or the WASM device.');
   let adapter: GPUAdapter | null = null;

@@ -114,6 +114,8 @@ export interface GpuCapabilities {
   limits: { maxBufferSize: number; maxStorageBufferBindingSize: number } | null;
   /** Why WebGPU is unusable, in plain words, when it is. */
   reason?: string;
+  /** WASM: the threads onnxruntime-web uses (more than one only in a cross-origin isolated page). */
+  wasm?: { threads: number; crossOriginIsolated: boolean };
 }
 
 /**

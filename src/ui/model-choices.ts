@@ -67,6 +67,13 @@ function capabilityReport(caps: GpuCapabilities, hints: MachineHints): string[] 
       ? 'GPU memory: unknown (browsers do not report it); estimates assume it is enough'
       : `GPU memory: about ${(budget / 1024).toFixed(0)} GB estimated (from the ${hints.deviceMemoryGB} GB the browser reports)`,
   );
+  if (caps.wasm) {
+    lines.push(
+      caps.wasm.crossOriginIsolated
+        ? `WASM: ${caps.wasm.threads} thread${caps.wasm.threads === 1 ? '' : 's'} (the page is cross-origin isolated)`
+        : 'WASM: 1 thread (the page is not cross-origin isolated: its server does not send COOP/COEP)',
+    );
+  }
   return lines;
 }
 

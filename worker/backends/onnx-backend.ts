@@ -7,6 +7,7 @@ import { AutoModelForCausalLM, env, type PreTrainedModel } from '@huggingface/tr
 import type { LoadProgress, OnnxDevice } from '../../src/engine/contract';
 import { EngineError } from '../../src/engine/errors';
 import { isSoftwareAdapterInfo } from '../../src/engine/model-fit';
+import { wasmThreads } from '../capabilities';
 import type { BackendLoadContext, LogitsBackend } from './backend';
 import { OnnxSessionBackend, type OnnxShape, type OrtSession } from './onnx-session';
 
@@ -20,6 +21,8 @@ export interface OnnxEnvironment {
 }
 
 type TjsDevice = 'webgpu' | 'wasm' | 'cpu';
+
+const IN_NODE = typeof process !== 'undefined' && process.versions?.node !== undefined;
 
 export async function createOnnxBackend(ctx: BackendLoadContext, environment: OnnxEnvironment): Promise<LogitsBackend> {
   const { entry } = ctx;
@@ -69,6 +72,7 @@ function configureEnvironment(environment: OnnxEnvironment, remote: boolean): vo
   env.localModelPath = environment.localModelPath;
   env.allowRemoteModels = remote && environment.allowRemote;
   const wasm = (env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } }).wasm;
+  if (wasm && !IN_NODE) wasm.numThreads = wasmThreads().threads;
   if (wasm && environment.wasmBase) {
     wasm.wasmPaths = {
       mjs: `${environment.wasmBase}ort-wasm-simd-threaded.asyncify.mjs`,
@@ -83,8 +87,7 @@ function configureEnvironment(environment: OnnxEnvironment, remote: boolean): vo
 
 /** Where to run: Node → cpu; `auto` → WebGPU on a real GPU, else WASM. */
 async function chooseDevice(requested: OnnxDevice): Promise<TjsDevice> {
-  const isNode = typeof process !== 'undefined' && process.versions?.node !== undefined;
-  if (isNode) {
+  if (IN_NODE) {
     if (requested === 'webgpu' || requested === 'wasm') {
       throw new EngineError('invalid_request', `device "${requested}" is for browsers; in Node the onnx backend runs on the CPU`);
     }

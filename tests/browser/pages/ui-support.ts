@@ -50,6 +50,7 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
   '.zip': 'application/zip',
   '.css': 'text/css',
+  '.svg': 'image/svg+xml',
 };
 
 export interface StaticServer {
