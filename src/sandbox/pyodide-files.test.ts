@@ -29,6 +29,16 @@ describe('pyodideFiles', () => {
   });
 });
 
+describe('pyodideFiles when the directory does not hold Pyodide', () => {
+  it('says which file is wrong and where Pyodide was looked for, and a later call tries again', async () => {
+    const other = 'https://app.example/not-pyodide/';
+    await expect(pyodideFiles(other)).rejects.toThrow(/^https:\/\/app\.example\/not-pyodide\/pyodide\.asm\.wasm is not a WebAssembly file: is Pyodide served from https:\/\/app\.example\/not-pyodide\/\?$/);
+    fetched.length = 0;
+    await expect(pyodideFiles(other)).rejects.toThrow(/not a WebAssembly file/);
+    expect(fetched.length).toBeGreaterThan(0); // not cached: fetched again
+  });
+});
+
 describe('packageFile: only what the run imports, and what that depends on', () => {
   const cases: Record<string, { code: string; file: string; served: boolean }> = {
     'a package the code imports': { code: 'import numpy as np\nnp.zeros(3)', file: file('numpy'), served: true },

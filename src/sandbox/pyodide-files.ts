@@ -67,13 +67,27 @@ function packagesFor(code: string, packages: ReadonlyMap<string, LockPackage>): 
   return out;
 }
 
+/** The bytes at `url`, which must start with `magic` (a server's HTML fallback page is not the file). */
+async function fetchFile(url: string, magic: readonly number[], what: string): Promise<ArrayBuffer> {
+  const bytes = await (await fetchOk(url)).arrayBuffer();
+  const head = new Uint8Array(bytes, 0, Math.min(magic.length, bytes.byteLength));
+  if (!magic.every((b, i) => head[i] === b)) throw new Error(`${url} is not ${what}: is Pyodide served from ${url.slice(0, url.lastIndexOf('/') + 1)}?`);
+  return bytes;
+}
+
 async function loadRuntime(indexUrl: string): Promise<Runtime> {
   const [wasm, stdlib, lock] = await Promise.all([
-    fetchOk(`${indexUrl}pyodide.asm.wasm`).then((r) => r.arrayBuffer()),
-    fetchOk(`${indexUrl}python_stdlib.zip`).then((r) => r.arrayBuffer()),
+    fetchFile(`${indexUrl}pyodide.asm.wasm`, [0x00, 0x61, 0x73, 0x6d], 'a WebAssembly file'),
+    fetchFile(`${indexUrl}python_stdlib.zip`, [0x50, 0x4b], 'a zip file'),
     fetchOk(`${indexUrl}pyodide-lock.json`).then((r) => r.text()),
   ]);
-  return { files: { wasm, stdlib, lock }, packages: lockPackages(lock) };
+  let packages: Map<string, LockPackage>;
+  try {
+    packages = lockPackages(lock);
+  } catch {
+    throw new Error(`${indexUrl}pyodide-lock.json is not Pyodide's lock file (not JSON)`);
+  }
+  return { files: { wasm, stdlib, lock }, packages };
 }
 
 function runtime(indexUrl: string): Promise<Runtime> {

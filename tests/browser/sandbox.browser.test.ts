@@ -127,6 +127,19 @@ describe('the Python sandbox', () => {
     expect(m.framesLeft).toBe(0);
   });
 
+  it('Pyodide missing from its directory: a clear error, no frame left, and the other sandbox still works', async () => {
+    const r = await page.evaluate(async () => {
+      const before = document.querySelectorAll('iframe').length;
+      const broken = new window.PyodideSandbox({ assetBaseUrl: '/no-pyodide-here/' });
+      const result = await broken.run('print(1)');
+      broken.dispose();
+      return { result, framesLeft: document.querySelectorAll('iframe').length - before };
+    });
+    expect(r.result.error).toMatch(/^the Python interpreter could not load its files: .*\/no-pyodide-here\/pyodide\.asm\.wasm/);
+    expect(r.framesLeft).toBe(0);
+    await expectHealthy();
+  });
+
   it('the frame is an opaque-origin sandbox under a CSP that connects nowhere and runs only the two Pyodide modules', async () => {
     const frame = await page.evaluate(() => {
       const iframe = document.querySelector('iframe')!;
