@@ -57,7 +57,7 @@ export function pyodideWorkerMain(
 
   async function serve(port: MessagePort, config: WorkerConfig, files: PyodideFiles): Promise<void> {
     const post = port.postMessage;
-    const send = (message: WorkerMessage | Omit<PackageData, 'bytes'>) => apply(post, port, [message]);
+    const send = (message: WorkerMessage) => apply(post, port, [message]);
     const started = performance.now();
     type Run = { id: number; stdout: OutputCap; stderr: OutputCap; finished: boolean };
     let current: Run | null = null;
@@ -128,7 +128,7 @@ export function pyodideWorkerMain(
         stdout: () => {},
         stderr: () => {},
       });
-      local.clear(); // loaded: the buffers are Pyodide's now
+      local.clear(); // loaded: Pyodide holds what it needs, these references can go
       pyodide.setStdout(writer('stdout'));
       pyodide.setStderr(writer('stderr'));
       pyodide.setStdin({ error: true });
