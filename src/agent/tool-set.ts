@@ -1,4 +1,5 @@
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../format/builtin-tools';
+import { findForbiddenKey, forbiddenKeyError } from '../format/argument-keys';
 import type { RenderOptions, ToolCall } from '../format/types';
 import { toolSchemaForPrompt } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
@@ -35,7 +36,8 @@ export class ToolSet {
 
   /**
    * The tool a parsed call runs, with its arguments; or why none can run. A built-in-style call to a
-   * custom tool's name (`get_weather.call(city="Paris")`) runs that custom tool.
+   * custom tool's name (`get_weather.call(city="Paris")`) runs that custom tool. Arguments with a
+   * `__proto__`, `constructor` or `prototype` key (format/argument-keys.ts) run nothing.
    */
   resolve(call: ToolCall): { tool: Tool; args: Record<string, unknown> } | { error: Record<string, unknown> } {
     if (call.kind === 'invalid') {
@@ -52,6 +54,9 @@ export class ToolSet {
             : { error: `unknown tool "${name}"`, available_tools: available },
       };
     }
+    // The parser refuses these keys already; calls built elsewhere (structured, replayed) are checked here.
+    const forbidden = findForbiddenKey(call.arguments);
+    if (forbidden) return { error: { error: `invalid arguments for ${name}: ${forbiddenKeyError(forbidden)}` } };
     return { tool, args: call.arguments };
   }
 }

@@ -10,12 +10,14 @@
  *
  * A JSON item that JSON.parse rejects is read again as a Python literal (single quotes, True/None),
  * which models sometimes write. An object carrying "description" is a tool definition, not a call.
+ * Arguments with a `__proto__`, `constructor` or `prototype` key at any depth are a broken call.
  *
  * Invariants: nothing here throws; `calls` means every item was a call and only separators follow
  * the last one; `not-a-call` means the first item is well-formed data of another shape; `broken`
  * covers everything else and says whether the broken part runs to the end of the text.
  */
 
+import { findForbiddenKey, forbiddenKeyError, isForbiddenKeyError } from './argument-keys';
 import { PYTHON_TAG_TEXT } from './special-tokens';
 import { parseCall, parseValue, readIdentifier, skipSpace } from './python-literal';
 import type { ToolCall } from './types';
@@ -127,6 +129,8 @@ export function toCustomCall(value: unknown): Shape {
   if (name.trim() === '') return { kind: 'broken', error: 'the call has an empty "name"', name: '' };
   const args = toArguments(obj[key]);
   if (!args) return { kind: 'broken', error: `"${key}" must be a JSON object`, name };
+  const forbidden = findForbiddenKey(args);
+  if (forbidden) return { kind: 'broken', error: forbiddenKeyError(forbidden), name };
   return { kind: 'call', call: { kind: 'custom', name, arguments: args } };
 }
 
@@ -144,6 +148,7 @@ function parseJsonish(src: string, i: number): Jsonish {
   }
   const py = parseValue(src, i);
   if (py.ok) return { ok: true, value: py.value, end: py.end };
+  if (isForbiddenKeyError(py.error)) return { ok: false, error: py.error, end: ext.end, truncated: false };
   const error = !ext.truncated
     ? 'malformed JSON'
     : ext.inString
@@ -238,6 +243,8 @@ export function functionTagItem(src: string, i: number): ItemOutcome {
       return broken(unclosed ? `malformed JSON: the object is not closed before ${FUNCTION_CLOSE}` : parsed.error, name);
     }
     if (!isObject(parsed.value)) return broken('the arguments must be a JSON object', name);
+    const forbidden = findForbiddenKey(parsed.value);
+    if (forbidden) return broken(forbiddenKeyError(forbidden), name);
     args = parsed.value;
     k = skipSpace(src, parsed.end);
   } else if (!src.startsWith(FUNCTION_CLOSE, k) && k < src.length) {

@@ -33,6 +33,10 @@ const VALUE_CASES: Record<string, { input: string; expected: Scan<PyValue> }> = 
   'unclosed list is truncated': { input: '[1, 2', expected: err("expected ']'", 5, true) },
   'number glued to a name': { input: '12abc', expected: err('not a supported number: 12a', 2, false) },
   'nesting limit': { input: '['.repeat(100), expected: err('nesting too deep', 65, false) },
+  'a dict key that would set a prototype is refused': {
+    input: `{'a': {'prototype': 1}}`,
+    expected: err('argument key "prototype" is not allowed: keys named __proto__, constructor or prototype are refused at any depth (rename the argument)', 7, false),
+  },
 };
 
 describe('parseValue', () => {
@@ -51,9 +55,13 @@ const CALL_CASES: Record<string, { input: string; expected: Scan<unknown> }> = {
     expected: ok({ path: ['f'], positional: ['a'], kwargs: { b: 1 } }, 21),
   },
   'no arguments': { input: 'g()', expected: ok({ path: ['g'], positional: [], kwargs: {} }, 3) },
-  '__proto__ as a keyword is an own property': {
+  '__proto__ as a keyword is refused (it would reach a tool as a prototype)': {
     input: 'f(__proto__=1)',
-    expected: ok({ path: ['f'], positional: [], kwargs: JSON.parse('{"__proto__": 1}') as unknown }, 14),
+    expected: err('argument key "__proto__" is not allowed: keys named __proto__, constructor or prototype are refused at any depth (rename the argument)', 2, false),
+  },
+  'constructor as a keyword is refused': {
+    input: 'f(a=1, constructor=1)',
+    expected: err('argument key "constructor" is not allowed: keys named __proto__, constructor or prototype are refused at any depth (rename the argument)', 7, false),
   },
   'comparison is not a keyword argument': { input: 'f(a == 1)', expected: err('expected a literal value, found a', 2, false) },
   'duplicate keyword': { input: 'f(a=1, a=2)', expected: err('duplicate argument a', 7, false) },

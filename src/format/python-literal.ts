@@ -6,12 +6,15 @@
  * separators; big ints lose precision as JS numbers do), floats, a leading `-`/`+`, `True`/`False`/
  * `None` (and, leniently, JSON's `true`/`false`/`null`), and lists, tuples (→ arrays) and dicts with
  * string or number keys (→ objects) of those. Anything else — names, expressions, bytes, f-strings,
- * sets — is an error, not a guess.
+ * sets — is an error, not a guess. A dict key or keyword named `__proto__`, `constructor` or
+ * `prototype` is an error too (argument-keys.ts): no such key ever reaches a tool.
  *
  * Invariants: nothing here throws; every scan returns either a value and the index just past it, or
  * a short reason, the index where reading stopped, and `truncated` (true when the input ended before
  * the literal or call did, i.e. the text was cut off rather than malformed).
  */
+
+import { forbiddenKeyError, isForbiddenKey } from './argument-keys';
 
 export type PyValue = string | number | boolean | null | PyValue[] | { [key: string]: PyValue };
 
@@ -60,7 +63,7 @@ function fail(error: string, at: number, src: string, truncated = at >= src.leng
   return { ok: false, error, at, truncated };
 }
 
-/** Sets `key` as an own enumerable property, even `__proto__`. */
+/** Sets `key` as an own enumerable property (a plain assignment to `__proto__` would set the prototype). */
 export function defineKey(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
@@ -248,6 +251,7 @@ export function parseValue(src: string, i: number, depth = 0): Scan<PyValue> {
       if (typeof key.value !== 'string' && typeof key.value !== 'number') {
         return fail('dict keys must be strings or numbers', at, src, false);
       }
+      if (typeof key.value === 'string' && isForbiddenKey(key.value)) return fail(forbiddenKeyError(key.value), at, src, false);
       const colon = skipSpace(src, key.end);
       if (src[colon] !== ':') return fail("expected ':'", colon, src);
       const v = parseValue(src, skipSpace(src, colon + 1), depth + 1);
@@ -297,6 +301,7 @@ export function parseCall(src: string, i: number): Scan<PyCall> {
     const eq = id ? skipSpace(src, id.end) : -1;
     if (id && src[eq] === '=' && src[eq + 1] !== '=') {
       if (Object.hasOwn(kwargs, id.name)) return fail(`duplicate argument ${id.name}`, at, src, false);
+      if (isForbiddenKey(id.name)) return fail(forbiddenKeyError(id.name), at, src, false);
       const v = parseValue(src, skipSpace(src, eq + 1));
       if (v.ok) defineKey(kwargs, id.name, v.value);
       return v;

@@ -2,21 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { cspSource, sandboxCsp } from './csp';
 
 describe('sandboxCsp', () => {
-  it('allows only the bootstrap, the Pyodide directory, wasm and a data: worker', () => {
-    expect(sandboxCsp({ indexUrl: 'http://127.0.0.1:5173/pyodide/', packageBaseUrl: null, nonce: 'abc123' })).toBe(
-      "default-src 'none'; script-src 'nonce-abc123' http://127.0.0.1:5173/pyodide/ 'wasm-unsafe-eval'; worker-src data:; " +
-        "connect-src http://127.0.0.1:5173/pyodide/; base-uri 'none'; form-action 'none'",
+  it('allows only the bootstrap, the two Pyodide modules, wasm and a data: worker; connects nowhere', () => {
+    expect(sandboxCsp({ indexUrl: 'http://127.0.0.1:5173/pyodide/', nonce: 'abc123' })).toBe(
+      "default-src 'none'; script-src 'nonce-abc123' http://127.0.0.1:5173/pyodide/pyodide.mjs http://127.0.0.1:5173/pyodide/pyodide.asm.mjs 'wasm-unsafe-eval'; " +
+        "worker-src data:; connect-src 'none'; base-uri 'none'; form-action 'none'",
     );
   });
 
-  it('adds the package directory to connect-src only', () => {
-    const csp = sandboxCsp({ indexUrl: 'https://app.example/pyodide/', packageBaseUrl: 'https://pkgs.example/v314/', nonce: 'n' });
-    expect(csp).toContain('connect-src https://app.example/pyodide/ https://pkgs.example/v314/;');
-    expect(csp).toContain("script-src 'nonce-n' https://app.example/pyodide/ 'wasm-unsafe-eval';");
-  });
-
   it('refuses nonces that could inject directives', () => {
-    expect(() => sandboxCsp({ indexUrl: 'https://a.example/p/', packageBaseUrl: null, nonce: "x'; script-src *" })).toThrow(/nonce/);
+    expect(() => sandboxCsp({ indexUrl: 'https://a.example/p/', nonce: "x'; script-src *" })).toThrow(/nonce/);
   });
 });
 

@@ -1,18 +1,21 @@
 /**
  * The sandbox frame's Content-Security-Policy. The frame is an opaque origin (no cookies, storage
- * or parent DOM) and this policy leaves its code nothing to reach but Pyodide's own files: no
- * network elsewhere, no eval, no images, frames, forms or navigation targets. A `data:` worker
+ * or parent DOM) and this policy leaves its code no way to reach any origin: connect-src 'none'
+ * (no fetch, XHR, WebSocket, EventSource or beacon anywhere, the page's own origin included — the
+ * host fetches Pyodide's files and hands them over), no eval, no images, frames, forms or
+ * navigation targets, and scripts only from the two exact Pyodide module URLs. A `data:` worker
  * inherits its creator's policy, so the same rules bind the Pyodide worker and model code in it.
  */
 
 export interface SandboxCspOptions {
   /** Absolute URL of the Pyodide runtime directory. */
   indexUrl: string;
-  /** Absolute URL of the Pyodide package directory, or null (offline: no extra packages). */
-  packageBaseUrl: string | null;
   /** The nonce of the frame's one inline script. */
   nonce: string;
 }
+
+/** The ES modules the worker imports from the runtime directory (everything else arrives as bytes). */
+export const PYODIDE_MODULES = ['pyodide.mjs', 'pyodide.asm.mjs'] as const;
 
 /**
  * A URL as a CSP source expression: scheme, host, port and path only (a path ending in '/' matches
@@ -26,22 +29,21 @@ export function cspSource(url: string): string {
   return `${u.origin}${path}`;
 }
 
-export function sandboxCsp({ indexUrl, packageBaseUrl, nonce }: SandboxCspOptions): string {
+export function sandboxCsp({ indexUrl, nonce }: SandboxCspOptions): string {
   if (!/^[A-Za-z0-9+/=_-]+$/.test(nonce)) throw new Error('invalid CSP nonce');
-  const runtime = cspSource(indexUrl);
-  const fetched = packageBaseUrl === null ? runtime : `${runtime} ${cspSource(packageBaseUrl)}`;
+  const modules = PYODIDE_MODULES.map((file) => cspSource(new URL(file, indexUrl).href)).join(' ');
   return [
     // Anything not allowed below is refused: img (beacons), frame, style, font, media, object, manifest.
     "default-src 'none'",
-    // The bootstrap (by nonce, not 'unsafe-inline'), Pyodide's ES modules, and compiling wasm
-    // (Pyodide and package .so files). No 'unsafe-eval': no eval/new Function for model code.
-    `script-src 'nonce-${nonce}' ${runtime} 'wasm-unsafe-eval'`,
-    // The Pyodide worker is a data: module worker (blob: fails in an opaque origin). Nested workers
-    // the model could start are data: too and inherit this policy.
+    // The bootstrap (by nonce, not 'unsafe-inline'), Pyodide's two ES modules (exact files, not the
+    // directory), and compiling wasm (Pyodide and package .so files). No 'unsafe-eval': no
+    // eval/new Function for model code.
+    `script-src 'nonce-${nonce}' ${modules} 'wasm-unsafe-eval'`,
+    // The Pyodide worker is a data: module worker (blob: fails in an opaque origin). The worker
+    // removes the Worker constructor before model code runs.
     'worker-src data:',
-    // fetch() of Pyodide's wasm, standard library and lock file (and wheels from the package URL);
-    // also bounds XHR, WebSocket, EventSource and sendBeacon to these directories.
-    `connect-src ${fetched}`,
+    // No channel to any origin: the host supplies every file (protocol.ts).
+    "connect-src 'none'",
     // Not covered by default-src: no <base> rewriting and no form submissions anywhere.
     "base-uri 'none'",
     "form-action 'none'",

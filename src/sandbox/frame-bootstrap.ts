@@ -1,9 +1,10 @@
 /**
  * The sandbox frame's only script. It accepts exactly one message, from the parent, carrying the
- * control port and the worker's port; starts the Pyodide worker from a `data:` URL (a module
- * Worker; classic workers are refused by Pyodide, `blob:` fails in an opaque origin) and hands the
- * worker its port. After that it listens to nothing but the worker's error events: messages the
- * worker posts to the frame (model code can call `postMessage`) are never read or relayed.
+ * control port, the worker's port and Pyodide's files; starts the Pyodide worker from a `data:` URL
+ * (a module Worker; classic workers are refused by Pyodide, `blob:` fails in an opaque origin) and
+ * hands the worker its port and the files (transferred). After that it listens to nothing but the
+ * worker's error events: messages the worker posts to the frame (model code can call
+ * `postMessage`) are never read or relayed.
  *
  * Self-contained: the host inlines its source (Function.prototype.toString) into the srcdoc.
  */
@@ -22,7 +23,8 @@ export function frameBootstrap(): void {
         e.preventDefault();
         report(e.message || 'the Python worker failed to start or crashed');
       };
-      worker.postMessage({ config: event.data.workerConfig }, [workerPort]);
+      const { workerConfig: config, files } = event.data;
+      worker.postMessage({ config, files }, [workerPort, files.wasm, files.stdlib]);
     } catch (e) {
       report(String(e));
     }

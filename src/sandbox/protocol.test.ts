@@ -9,6 +9,7 @@ const done = {
   missing: null,
   dropped: { stdout: 0, stderr: 5 },
   fatal: false,
+  leftover: false,
 };
 
 describe('readWorkerMessage', () => {
@@ -17,6 +18,8 @@ describe('readWorkerMessage', () => {
     'start-error': { type: 'start-error', message: 'no wasm' },
     output: { type: 'output', id: 1, stream: 'stderr', text: 'w\n' },
     done,
+    'a package request': { type: 'package', id: 2, file: 'numpy-2.2.5-cp313-cp313-pyodide_2025_0_wasm32.whl' },
+    'done that left work running': { ...done, leftover: true },
     'done with a missing package': { ...done, result: null, error: { text: 'Traceback', dropped: 2 }, missing: { module: 'sklearn', package: 'scikit-learn' } },
   };
   for (const [name, message] of Object.entries(valid)) it(`accepts ${name}`, () => expect(readWorkerMessage(message)).toEqual(message));
@@ -30,6 +33,8 @@ describe('readWorkerMessage', () => {
     'a negative drop count': { ...done, dropped: { stdout: -1, stderr: 0 } },
     'a result that is not capped text': { ...done, result: '42' },
     'a missing fatal flag': { ...done, fatal: undefined },
+    'a missing leftover flag': { ...done, leftover: undefined },
+    'a package request without a file name': { type: 'package', id: 2, file: 7 },
     'a malformed missing package': { ...done, missing: { module: 'x' } },
   };
   for (const [name, message] of Object.entries(invalid)) it(`rejects ${name}`, () => expect(readWorkerMessage(message)).toBeNull());

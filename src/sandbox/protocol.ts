@@ -3,6 +3,10 @@
  * Pyodide worker on its own port (both transferred from the host at startup; nothing travels over
  * window `message` events after that). The worker runs model-written code, so everything that
  * arrives is read through the validators below, never trusted as typed.
+ *
+ * The sandbox has no network (connect-src 'none'): the host fetches Pyodide's runtime files and
+ * hands them over at startup (PyodideFiles), and fetches the package files a run's imports need when
+ * the worker asks (`package` → PackageData) — only file names its own lock file lists.
  */
 
 /** Given to the worker once, with its port, before any model code runs. */
@@ -17,11 +21,30 @@ export interface WorkerConfig {
   runnerSource: string;
 }
 
-/** What the host sends to the frame's bootstrap, with [control port, worker port]. */
+/** Pyodide's runtime files the worker would otherwise fetch (pyodide.mjs and pyodide.asm.mjs are imported as scripts). */
+export interface PyodideFiles {
+  /** pyodide.asm.wasm */
+  wasm: ArrayBuffer;
+  /** python_stdlib.zip */
+  stdlib: ArrayBuffer;
+  /** pyodide-lock.json, as text */
+  lock: string;
+}
+
+/** What the host sends to the frame's bootstrap, with [control port, worker port] and the files' buffers. */
 export interface FrameStart {
   type: 'start';
   workerSource: string;
   workerConfig: WorkerConfig;
+  files: PyodideFiles;
+}
+
+/** The host's answer to a `package` request: the file's bytes, or the HTTP status (0: not fetched) that stopped it. */
+export interface PackageData {
+  type: 'package-data';
+  id: number;
+  status: number;
+  bytes: ArrayBuffer | null;
 }
 
 export interface RunRequest {
@@ -45,6 +68,8 @@ export interface MissingPackage {
 
 export type WorkerMessage =
   | { type: 'ready'; startMs: number }
+  /** A package file (a name from the lock file) that the imports of the run in flight need. */
+  | { type: 'package'; id: number; file: string }
   | { type: 'start-error'; message: string }
   | { type: 'output'; id: number; stream: 'stdout' | 'stderr'; text: string }
   | {
@@ -57,6 +82,8 @@ export type WorkerMessage =
       dropped: { stdout: number; stderr: number };
       /** The runtime itself failed (not the Python code): it must be replaced. */
       fatal: boolean;
+      /** The code left timers, message loops or asyncio tasks running after it returned: the interpreter must be replaced. */
+      leftover: boolean;
     };
 
 export type FrameMessage = { type: 'worker-error'; message: string };
@@ -85,6 +112,8 @@ export function readWorkerMessage(data: unknown): WorkerMessage | null {
       return typeof data.startMs === 'number' ? { type: 'ready', startMs: data.startMs } : null;
     case 'start-error':
       return typeof data.message === 'string' ? { type: 'start-error', message: data.message } : null;
+    case 'package':
+      return isCount(data.id) && typeof data.file === 'string' ? { type: 'package', id: data.id, file: data.file } : null;
     case 'output':
       if (!isCount(data.id) || (data.stream !== 'stdout' && data.stream !== 'stderr') || typeof data.text !== 'string') return null;
       return { type: 'output', id: data.id, stream: data.stream, text: data.text };
@@ -94,9 +123,9 @@ export function readWorkerMessage(data: unknown): WorkerMessage | null {
       const missing = missingPackage(data.missing);
       const dropped = data.dropped;
       if (!isCount(data.id) || result === undefined || error === undefined || missing === undefined) return null;
-      if (!isObj(dropped) || !isCount(dropped.stdout) || !isCount(dropped.stderr) || typeof data.fatal !== 'boolean') return null;
+      if (!isObj(dropped) || !isCount(dropped.stdout) || !isCount(dropped.stderr) || typeof data.fatal !== 'boolean' || typeof data.leftover !== 'boolean') return null;
       const counts = { stdout: dropped.stdout, stderr: dropped.stderr };
-      return { type: 'done', id: data.id, result, error, missing, dropped: counts, fatal: data.fatal };
+      return { type: 'done', id: data.id, result, error, missing, dropped: counts, fatal: data.fatal, leftover: data.leftover };
     }
     default:
       return null;

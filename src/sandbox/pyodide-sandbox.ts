@@ -1,6 +1,6 @@
 /**
  * The code interpreter's sandbox: Python (Pyodide) in a module Worker inside an opaque-origin
- * `<iframe sandbox="allow-scripts">` with a CSP that allows nothing but Pyodide's own files.
+ * `<iframe sandbox="allow-scripts">` with a CSP that lets it connect nowhere.
  *
  * Invariants:
  * - Runs execute one at a time, in call order; Python state persists across them until reset().
@@ -10,20 +10,24 @@
  *   whatever the code is doing) and starts a new one at once; that run reports `stateLost`.
  * - The timeout counts the run itself, not the interpreter's startup (bounded by startTimeoutMs).
  * - Every field of a result is capped at `outputLimit` characters, the cut marked and named.
+ * - A run ends everything it started: when the code leaves timers, message loops or asyncio tasks
+ *   behind, the interpreter is replaced and the result says so (`stateLost`, `notice`).
+ * - The sandbox has no network at all (csp.ts): Pyodide's files come from this page (pyodide-files.ts).
  */
 import { Interpreter, InterpreterGone, type CellOutcome } from './interpreter';
 import type { WorkerConfig } from './protocol';
 import { PYTHON_RUNNER } from './python-runner';
-import { missingPackageNote, RunOutput, stateLostMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
+import { LEFTOVER_NOTICE, missingPackageNote, RunOutput, stateLostMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './sandbox';
 
 export interface PyodideSandboxOptions {
   /** Directory of Pyodide's runtime files (public/pyodide/), resolved against the page. Default '/pyodide/'. */
   assetBaseUrl?: string;
   /**
-   * Directory serving Pyodide's package wheels (numpy, pandas…), resolved against the page; it is
-   * added to the sandbox's connect-src. Default null: offline, standard library only, and an
-   * import of a package fails with an error that says how to configure this.
+   * Directory serving Pyodide's package wheels (numpy, pandas…), resolved against the page. This
+   * page fetches from it the files the imports of each run need (the sandbox cannot fetch).
+   * Default null: offline, standard library only, and an import of a package fails with an error
+   * that says how to configure this.
    */
   packageBaseUrl?: string | null;
   /** Characters kept per field (stdout, stderr, result, error). Default 20,000. */
@@ -119,7 +123,7 @@ export class PyodideSandbox implements Sandbox {
   private async runNow(code: string, { timeoutMs = this.timeoutMs, signal }: SandboxRunOptions): Promise<SandboxResult> {
     const started = performance.now();
     const output = new RunOutput(this.config.outputLimit);
-    const finish = (fields: Partial<Pick<RunRecord, 'result' | 'error' | 'stateLost'>>, dropped?: RunRecord['dropped']) =>
+    const finish = (fields: Partial<Pick<RunRecord, 'result' | 'error' | 'stateLost' | 'notice'>>, dropped?: RunRecord['dropped']) =>
       toSandboxResult(
         { ...output.record(dropped), result: null, error: null, stateLost: false, ...fields },
         this.config.outputLimit,
@@ -166,7 +170,7 @@ export class PyodideSandbox implements Sandbox {
       case 'gone':
         return fail(ending.reason, true);
       case 'done': {
-        const { result, error, missing, dropped, fatal } = ending.outcome;
+        const { result, error, missing, dropped, fatal, leftover } = ending.outcome;
         if (fatal) {
           this.replace('restarted after a crash');
           const reason = `the Python runtime failed (${error?.text ?? 'unknown error'})`;
@@ -174,7 +178,9 @@ export class PyodideSandbox implements Sandbox {
         }
         const note = missing ? `\n${missingPackageNote(missing, this.config.packageBaseUrl)}` : '';
         const fullError = error && { text: `${error.text.replace(/\n$/, '')}${note}`, dropped: error.dropped };
-        return finish({ result, error: fullError }, dropped);
+        if (!leftover) return finish({ result, error: fullError }, dropped);
+        this.replace('restarted because the code left work running');
+        return finish({ result, error: fullError, stateLost: true, notice: LEFTOVER_NOTICE }, dropped);
       }
     }
   }

@@ -4,6 +4,14 @@
  * self-contained: it uses only its parameters and the worker's globals (imports here are types).
  *
  * Invariants:
+ * - No network: the worker's connect-src is 'none'. Pyodide's wasm and standard library arrive as
+ *   bytes with the first message and are served to Pyodide's own fetch calls from memory; package
+ *   files come from the host, and only while the imports of the run about to start are loading
+ *   (no model code runs then). Every other fetch is the browser's, which the policy refuses.
+ * - Before model code runs, the worker is locked down (worker-lockdown.ts): no nested workers, GPU
+ *   or canvases, and every way to run code later is counted or gone. A run's `done` is sent only
+ *   after the event loop has gone quiet, and says `leftover` when the code left timers, a message
+ *   loop or asyncio tasks behind — the host then replaces the interpreter.
  * - The host port never becomes reachable from model code. It arrives in the first message (before
  *   any model code exists) and lives only in this closure; model code can patch prototypes in this
  *   realm, so everything later called on the port or on its events (postMessage, event.data) is
@@ -16,29 +24,40 @@
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
 import type { PyProxy } from 'pyodide/ffi';
 import type { createOutputCap as CreateOutputCap, OutputCap } from './output-cap';
-import type { CappedText, RunRequest, WorkerConfig, WorkerMessage } from './protocol';
+import type { CappedText, PackageData, PyodideFiles, RunRequest, WorkerConfig, WorkerMessage } from './protocol';
+import type { lockDownWorker as LockDownWorker, watchPortDeliveries as WatchPortDeliveries } from './worker-lockdown';
 
 /**
  * `importModule` is `(url) => import(url)`, passed in as source text by worker-source.ts: a bundler
  * rewrites import() calls in code it compiles (vite: a query helper in dev, a preload wrapper in
  * builds), and those helpers do not exist where this function's source runs.
  */
-export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap, importModule: (url: string) => Promise<unknown>): void {
+export function pyodideWorkerMain(
+  createOutputCap: typeof CreateOutputCap,
+  watchPortDeliveries: typeof WatchPortDeliveries,
+  lockDownWorker: typeof LockDownWorker,
+  importModule: (url: string) => Promise<unknown>,
+): void {
   const apply = Reflect.apply;
   const readData = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data')!.get!;
   const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+  // Before Pyodide loads, so that its own scheduler's port is counted as well.
+  const deliveries = watchPortDeliveries();
+  /** Quiet turns the event loop gets after a run before leftover work is declared. */
+  const MAX_SETTLE_TURNS = 50;
 
   addEventListener(
     'message',
-    (event: MessageEvent<{ config: WorkerConfig }>) => {
+    (event: MessageEvent<{ config: WorkerConfig; files: PyodideFiles }>) => {
       const port = event.ports[0];
-      if (port) void serve(port, event.data.config);
+      if (port) void serve(port, event.data.config, event.data.files);
     },
     { once: true },
   );
 
-  async function serve(port: MessagePort, config: WorkerConfig): Promise<void> {
-    const send = port.postMessage.bind(port) as (message: WorkerMessage) => void;
+  async function serve(port: MessagePort, config: WorkerConfig, files: PyodideFiles): Promise<void> {
+    const post = port.postMessage;
+    const send = (message: WorkerMessage) => apply(post, port, [message]);
     const started = performance.now();
     type Run = { id: number; stdout: OutputCap; stderr: OutputCap; finished: boolean };
     let current: Run | null = null;
@@ -60,23 +79,65 @@ export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap, impor
       };
     };
 
+    // Pyodide's own fetch calls: the runtime files from memory, package files from the host while
+    // `loadingPackages`, anything else to the browser (refused: connect-src 'none'). The classes it
+    // uses are captured now: a global a run replaces cannot steer it.
+    const realFetch = fetch;
+    const [NativeURL, NativeRequest, NativeResponse] = [URL, Request, Response];
+    const local = new Map<string, [ArrayBuffer, string]>([
+      [`${config.indexUrl}pyodide.asm.wasm`, [files.wasm, 'application/wasm']],
+      [`${config.indexUrl}python_stdlib.zip`, [files.stdlib, 'application/zip']],
+    ]);
+    let loadingPackages = false;
+    const packageRequests = new Map<number, (data: PackageData) => void>();
+    let nextPackageRequest = 1;
+    const fromHost = (file: string) =>
+      new Promise<Response>((resolve) => {
+        const id = nextPackageRequest++;
+        packageRequests.set(id, ({ status, bytes }) => resolve(bytes ? new NativeResponse(bytes, { status: 200 }) : new NativeResponse(null, { status: status || 502 })));
+        send({ type: 'package', id, file });
+      });
+    const hrefOf = (input: unknown): string => {
+      try {
+        return input instanceof NativeRequest ? input.url : new NativeURL(String(input)).href;
+      } catch {
+        return '';
+      }
+    };
+    const pyodideFetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const href = hrefOf(input);
+      const file = local.get(href);
+      if (file) return Promise.resolve(new NativeResponse(file[0], { headers: { 'content-type': file[1] } }));
+      const base = config.packageBaseUrl;
+      if (loadingPackages && base && href.startsWith(base) && !href.slice(base.length).includes('/')) return fromHost(href.slice(base.length));
+      return apply(realFetch, globalThis, [input, init]) as Promise<Response>;
+    };
+    Object.defineProperty(globalThis, 'fetch', { value: pyodideFetch, writable: false, configurable: false, enumerable: true });
+
     let pyodide: PyodideInterface;
     let runCell: (code: string, limit: number) => Promise<PyProxy>;
+    let pendingTasks: () => number;
+    let lockdown: ReturnType<typeof LockDownWorker>;
     const packageOf = new Map<string, string>();
     try {
       const { loadPyodide } = (await importModule(`${config.indexUrl}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide };
       pyodide = await loadPyodide({
         indexURL: config.indexUrl,
+        lockFileContents: files.lock,
         packageBaseUrl: config.packageBaseUrl ?? config.indexUrl,
         stdout: () => {},
         stderr: () => {},
       });
+      local.clear(); // loaded: Pyodide holds what it needs, these references can go
       pyodide.setStdout(writer('stdout'));
       pyodide.setStderr(writer('stderr'));
       pyodide.setStdin({ error: true });
+      // Before the runner: it binds the timer functions it uses.
+      lockdown = lockDownWorker();
       const scope = pyodide.toPy({}) as PyProxy & { get(key: string): unknown };
       pyodide.runPython(config.runnerSource, { globals: scope, filename: '<sandbox-runner>' });
       runCell = scope.get('run') as typeof runCell;
+      pendingTasks = scope.get('pending_tasks') as typeof pendingTasks;
       for (const pkg of Object.values(pyodide.lockfile.packages)) {
         for (const name of pkg.imports) packageOf.set(name, pkg.name);
       }
@@ -86,7 +147,21 @@ export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap, impor
     }
     send({ type: 'ready', startMs: performance.now() - started });
 
-    type Ending = Pick<Extract<WorkerMessage, { type: 'done' }>, 'result' | 'error' | 'missing' | 'fatal'>;
+    /**
+     * Lets the event loop run until one whole turn passes with no port delivery (what the run
+     * finished still settles: done callbacks), then says whether anything is left: timers, a
+     * message loop that never goes quiet, or asyncio tasks not done.
+     */
+    const leftoverWork = async (): Promise<boolean> => {
+      for (let turn = 0; turn < MAX_SETTLE_TURNS; turn++) {
+        const before = deliveries();
+        await lockdown.turn();
+        if (deliveries() === before) return lockdown.pendingTimers() > 0 || pendingTasks() > 0;
+      }
+      return true;
+    };
+
+    type Ending = Pick<Extract<WorkerMessage, { type: 'done' }>, 'result' | 'error' | 'missing' | 'fatal' | 'leftover'>;
     /** Sends the run's one `done`; later calls (a fatal error, then its rejection) are ignored. */
     const finish = (run: Run, ending: Ending) => {
       if (run.finished) return;
@@ -94,7 +169,7 @@ export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap, impor
       if (current === run) current = null;
       send({ type: 'done', id: run.id, ...ending, dropped: { stdout: run.stdout.dropped(), stderr: run.stderr.dropped() } });
     };
-    const fatal = (run: Run, e: unknown) => finish(run, { result: null, error: { text: describe(e), dropped: 0 }, missing: null, fatal: true });
+    const fatal = (run: Run, e: unknown) => finish(run, { result: null, error: { text: describe(e), dropped: 0 }, missing: null, fatal: true, leftover: false });
 
     // A fatal error leaves the runtime unusable and may never settle the run's promise: end the run
     // now so the host replaces the interpreter at once instead of waiting for the timeout.
@@ -107,10 +182,15 @@ export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap, impor
       current = run;
       try {
         if (config.packageBaseUrl) {
-          await pyodide.loadPackagesFromImports(code, {
-            messageCallback: () => {},
-            errorCallback: (message: string) => emit('stderr', `${message}\n`),
-          });
+          loadingPackages = true;
+          try {
+            await pyodide.loadPackagesFromImports(code, {
+              messageCallback: () => {},
+              errorCallback: (message: string) => emit('stderr', `${message}\n`),
+            });
+          } finally {
+            loadingPackages = false;
+          }
         }
         const proxy = await runCell(code, config.outputLimit);
         const [result, error, missing] = proxy.toJs({ dict_converter: Object.fromEntries }) as [
@@ -120,11 +200,13 @@ export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap, impor
         ];
         proxy.destroy();
         const pkg = missing === undefined ? undefined : packageOf.get(missing);
+        const leftover = await leftoverWork();
         finish(run, {
           result: result ?? null,
           error: error ?? null,
           missing: missing !== undefined && pkg !== undefined ? { module: missing, package: pkg } : null,
           fatal: false,
+          leftover,
         });
       } catch (e) {
         // Every Python exception is data inside runCell: this is the runtime itself failing.
@@ -134,8 +216,13 @@ export function pyodideWorkerMain(createOutputCap: typeof CreateOutputCap, impor
 
     let queue = Promise.resolve();
     port.onmessage = (event) => {
-      const request = apply(readData, event, []) as RunRequest;
-      queue = queue.then(() => execute(request));
+      const message = apply(readData, event, []) as RunRequest | PackageData;
+      if (message.type === 'package-data') {
+        packageRequests.get(message.id)?.(message);
+        packageRequests.delete(message.id);
+        return;
+      }
+      queue = queue.then(() => execute(message));
     };
   }
 }

@@ -18,6 +18,7 @@ export interface RunRecord {
   /** The traceback or the sandbox's reason, and how much of it was already cut (from the start). */
   error: { text: string; dropped: number } | null;
   stateLost: boolean;
+  notice?: string;
 }
 
 export function toSandboxResult(record: RunRecord, limit: number, durationMs: number): SandboxResult {
@@ -39,6 +40,7 @@ export function toSandboxResult(record: RunRecord, limit: number, durationMs: nu
     result: result ? result.text : null,
     error: error ? error.text : null,
     stateLost: record.stateLost,
+    ...(record.notice === undefined ? {} : { notice: record.notice }),
     truncated,
     durationMs,
   };
@@ -74,6 +76,10 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
 
 /** The reason, followed by what it cost. */
 export const stateLostMessage = (reason: string) => `${reason}; the interpreter was restarted and its state was lost`;
+
+/** The notice of a run whose code left work running after it returned. */
+export const LEFTOVER_NOTICE =
+  'the code left work running after it finished (timers, callbacks or asyncio tasks): it was stopped by restarting the interpreter, so its state was reset and variables from this and earlier calls are gone';
 
 export const timeoutMessage = (timeoutMs: number) => stateLostMessage(`timeout after ${seconds(timeoutMs)}`);
 

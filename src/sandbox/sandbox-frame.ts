@@ -1,12 +1,13 @@
 /**
  * Opens the sandbox: a hidden `<iframe sandbox="allow-scripts">` (opaque origin) built from srcdoc
- * with a strict CSP and one nonce'd bootstrap script, and hands it two fresh MessagePorts. The
- * host keeps the other ends: that is the whole wire. The host posts exactly one message to the
- * frame's window (the ports) and never listens to window `message` events.
+ * with a strict CSP and one nonce'd bootstrap script, and hands it two fresh MessagePorts and
+ * Pyodide's runtime files (the frame cannot fetch them: connect-src 'none'). The host keeps the
+ * other ends of the ports: that is the whole wire. The host posts exactly one message to the
+ * frame's window (ports and files) and never listens to window `message` events.
  */
 import { sandboxCsp } from './csp';
 import { frameBootstrap } from './frame-bootstrap';
-import type { FrameStart, WorkerConfig } from './protocol';
+import type { FrameStart, PyodideFiles, WorkerConfig } from './protocol';
 
 export interface SandboxFrame {
   /** The Pyodide worker's end of the wire (requests out, output and results in). */
@@ -21,6 +22,8 @@ export interface SandboxFrameOptions {
   container: HTMLElement;
   workerSource: string;
   workerConfig: WorkerConfig;
+  /** This interpreter's own copy of the files (their buffers are transferred to the frame). */
+  files: PyodideFiles;
   /** The frame loaded a second time (e.g. it was moved in the document): its worker is gone. */
   onReload: () => void;
 }
@@ -53,9 +56,9 @@ export function frameDocument(csp: string, nonce: string): string {
   ].join('\n');
 }
 
-export function openSandboxFrame({ container, workerSource, workerConfig, onReload }: SandboxFrameOptions): SandboxFrame {
+export function openSandboxFrame({ container, workerSource, workerConfig, files, onReload }: SandboxFrameOptions): SandboxFrame {
   const nonce = randomNonce();
-  const csp = sandboxCsp({ indexUrl: workerConfig.indexUrl, packageBaseUrl: workerConfig.packageBaseUrl, nonce });
+  const csp = sandboxCsp({ indexUrl: workerConfig.indexUrl, nonce });
   const iframe = document.createElement('iframe');
   iframe.setAttribute('sandbox', 'allow-scripts');
   iframe.setAttribute('referrerpolicy', 'no-referrer');
@@ -66,12 +69,12 @@ export function openSandboxFrame({ container, workerSource, workerConfig, onRelo
 
   const workerChannel = new MessageChannel();
   const controlChannel = new MessageChannel();
-  const start: FrameStart = { type: 'start', workerSource, workerConfig };
+  const start: FrameStart = { type: 'start', workerSource, workerConfig, files };
   // '*' is the only target an opaque origin can be given; the frame cannot have navigated (its one
   // script does not, and nothing else can reach it), and it checks that the message is its parent's.
   let loads = 0;
   iframe.addEventListener('load', () => {
-    if (loads++ === 0) iframe.contentWindow?.postMessage(start, '*', [controlChannel.port2, workerChannel.port2]);
+    if (loads++ === 0) iframe.contentWindow?.postMessage(start, '*', [controlChannel.port2, workerChannel.port2, files.wasm, files.stdlib]);
     else onReload();
   });
   container.append(iframe);

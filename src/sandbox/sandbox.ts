@@ -14,6 +14,12 @@ export interface SandboxResult {
   error: string | null;
   /** True when the interpreter was replaced during this run: variables from earlier calls are gone. */
   stateLost: boolean;
+  /**
+   * What the model must know about a run that is not an error: the code left work running (timers,
+   * a message loop, asyncio tasks) after it returned, so the interpreter was restarted and its state
+   * reset. Absent otherwise.
+   */
+  notice?: string;
   /** Which of stdout/stderr/result/error were cut to their limit. */
   truncated: Array<'stdout' | 'stderr' | 'result' | 'error'>;
   durationMs: number;
@@ -22,7 +28,11 @@ export interface SandboxResult {
 export interface Sandbox {
   /** Starts the interpreter in the background (Pyodide's cold start is seconds). Idempotent. */
   warm(): Promise<void>;
-  /** Runs code; Python state persists across runs (like a notebook) until reset or a kill. */
+  /**
+   * Runs code; Python state persists across runs (like a notebook) until reset or a kill. Nothing
+   * the code starts outlives its run: what is still scheduled when it returns is ended with the
+   * interpreter (`notice` says so).
+   */
   run(code: string, options?: SandboxRunOptions): Promise<SandboxResult>;
   /** Fresh interpreter, no variables. */
   reset(): Promise<void>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startBraveWolframFake, type BraveWolframFake, type FakeMode, type FakeService } from '../../tests/fakes/brave-wolfram-fake';
-import { handleToolProxyRequest, type ToolProxyOptions, type ToolProxyResponse } from './proxy-handler';
+import { keySpellings, startBraveWolframFake, type BraveWolframFake, type FakeMode, type FakeService } from '../../tests/fakes/brave-wolfram-fake';
+import { handleToolProxyRequest, type ToolProxyOptions, type ToolProxyRequest, type ToolProxyResponse } from './proxy-handler';
 
 let fake: BraveWolframFake;
 let options: ToolProxyOptions;
@@ -212,5 +212,103 @@ describe('CORS', () => {
     const env = { ...options.env, TOOL_PROXY_CORS_ORIGINS: 'https://a.example, https://host.example' };
     const r = await handleToolProxyRequest({ url: '/api/tools/brave_search', origin: 'https://host.example' }, { ...options, env });
     expect(r?.headers['access-control-allow-origin']).toBe('https://host.example');
+  });
+});
+
+describe('hostile upstreams and hostile callers', () => {
+  /** A key with every character that URL, form and JSON encodings spell differently. */
+  const KEYS = { BRAVE_API_KEY: "brave key+'()!~*/?&=\"x", WOLFRAM_APP_ID: "wolfram id'()!~ &=" };
+  let hostile: BraveWolframFake;
+  beforeAll(async () => {
+    hostile = await startBraveWolframFake({ braveKey: KEYS.BRAVE_API_KEY, wolframAppId: KEYS.WOLFRAM_APP_ID });
+  });
+  afterAll(() => hostile.close());
+  beforeEach(() => hostile.reset());
+  const call = (url: string, extra: Partial<ToolProxyRequest> = {}, more: Partial<ToolProxyOptions> = {}) =>
+    handleToolProxyRequest({ url, method: 'GET', ...extra }, { ...hostile.proxyOptions(), env: { ...KEYS }, timeoutMs: 2_000, ...more }).then((r) => r!);
+  /** No spelling of either key, in the body or any header. */
+  const expectNoKeySpelling = (r: ToolProxyResponse) => {
+    const all = r.body + JSON.stringify(r.headers);
+    for (const key of Object.values(KEYS)) for (const spelling of keySpellings(key)) expect(all).not.toContain(spelling);
+  };
+  const ENDPOINTS = { brave: '/api/tools/brave_search?q=a', wolfram: '/api/tools/wolfram_alpha?input=a' } as const;
+
+  for (const service of ['brave', 'wolfram'] as const) {
+    it(`${service}: an upstream redirect is not followed (the key stays home), and the next call works`, async () => {
+      hostile.setMode(service, 'redirect');
+      const r = await call(ENDPOINTS[service]);
+      expect(r.status).toBe(502);
+      expect(json(r)).toMatchObject({ error: expect.stringMatching(/answered with a redirect \(HTTP 302\), which the proxy does not follow/), upstream_status: 302 });
+      expect(hostile.collected()).toEqual([]);
+      expectNoKeySpelling(r);
+      hostile.setMode(service, 'ok');
+      expect((await call(ENDPOINTS[service])).status).toBe(200);
+    });
+
+    it(`${service}: a 2xx body echoing the key in every spelling comes back redacted`, async () => {
+      hostile.setMode(service, 'echo-key');
+      const r = await call(ENDPOINTS[service]);
+      expect(r.status).toBe(200);
+      expect(r.body).toContain('[redacted]');
+      expectNoKeySpelling(r);
+      if (service === 'brave') expect((JSON.parse(r.body) as { echo: string[] }).echo.every((e) => e === '[redacted]')).toBe(true);
+    });
+
+    it(`${service}: a body reflecting the request headers and URL comes back redacted`, async () => {
+      hostile.setMode(service, 'reflect-headers');
+      const r = await call(ENDPOINTS[service]);
+      expect(r.status).toBe(200);
+      expect(r.body).toContain('[redacted]');
+      expectNoKeySpelling(r);
+    });
+  }
+
+  it('an upstream error quoting the form-encoded key is redacted', async () => {
+    const form = new URLSearchParams({ appid: KEYS.WOLFRAM_APP_ID }).toString();
+    const fetchEcho: typeof fetch = async () => new Response(`bad request: ${form}`, { status: 400 });
+    const r = await call(ENDPOINTS.wolfram, {}, { fetch: fetchEcho });
+    expect(json(r).detail).toBe('bad request: appid=[redacted]');
+    expectNoKeySpelling(r);
+  });
+
+  const refusedTargets = ['/./api/tools/brave_search?q=x', '/x/../api/tools/brave_search?q=x', '/%2e/api/tools/brave_search?q=x', 'http://127.0.0.1/api/tools/brave_search?q=x'];
+  for (const url of refusedTargets) {
+    it(`${url}: 400, nothing sent upstream`, async () => {
+      const r = await call(url);
+      expect(r.status).toBe(400);
+      expect(json(r).error).toMatch(/absolute-form|written plainly/);
+      expect(hostile.requests).toEqual([]);
+    });
+  }
+
+  const host = '127.0.0.1:5173';
+  const crossSite: Record<string, Partial<ToolProxyRequest>> = {
+    'another localhost port': { host, origin: 'http://localhost:5174', secFetchSite: 'same-site' },
+    'another site': { host, origin: 'https://evil.example', secFetchSite: 'cross-site' },
+    'an <img> on another site': { host, secFetchSite: 'cross-site' },
+  };
+  for (const [name, extra] of Object.entries(crossSite)) {
+    it(`${name}: refused before upstream, no CORS header, preflight refused too`, async () => {
+      const r = await call(ENDPOINTS.brave, extra);
+      expect(r.status).toBe(403);
+      expect(json(r).error).toMatch(/cross-origin request from .* refused/);
+      expect(r.headers['access-control-allow-origin']).toBeUndefined();
+      const preflight = await call(ENDPOINTS.brave, { ...extra, method: 'OPTIONS' });
+      expect(preflight.status).toBe(403);
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+      expect(hostile.requests).toEqual([]);
+    });
+  }
+
+  it('a listed origin gets its preflight and its answer; the page itself needs none', async () => {
+    const listed = { corsOrigins: ['https://host.example'] };
+    const from = { host, origin: 'https://host.example', secFetchSite: 'cross-site' };
+    const preflight = await call(ENDPOINTS.brave, { ...from, method: 'OPTIONS' }, listed);
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': 'https://host.example', 'access-control-allow-methods': 'GET' });
+    const r = await call(ENDPOINTS.brave, from, listed);
+    expect([r.status, r.headers['access-control-allow-origin']]).toEqual([200, 'https://host.example']);
+    const own = await call(ENDPOINTS.brave, { host, origin: `http://${host}`, secFetchSite: 'same-origin' });
+    expect([own.status, own.headers['access-control-allow-origin']]).toEqual([200, undefined]);
   });
 });

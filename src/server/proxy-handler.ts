@@ -6,16 +6,24 @@
  * Invariants:
  * - A key is read from `env` (default `process.env`) at request time and goes upstream only: Brave's as
  *   the `X-Subscription-Token` header, Wolfram's as the `appid` query parameter (the LLM API's only
- *   way). No response body or header written here contains a key: upstream error text is quoted only
- *   after every occurrence of the key is replaced, and nothing is logged.
+ *   way), and only to the configured host: a redirect is never followed (it is a 502). No response
+ *   body or header written here contains a key in any spelling (key-redaction.ts): every answer,
+ *   success or error, passes through the redaction of every configured key, and nothing is logged.
  * - Every answer of ours is JSON `{"error": ...}` with a non-2xx status, except a success, which is the
- *   upstream body as is (Brave: JSON, Wolfram: text). Upstream errors keep the upstream status and say
- *   what happened in words; a missing key is 503 with a `setup` hint; an upstream timeout is 504.
- * - Only paths under `prefix` are ours; anything else gets `undefined` so the caller can pass it on.
+ *   upstream body (Brave: JSON, Wolfram: text), redacted. Upstream errors keep the upstream status and
+ *   say what happened in words; a missing key is 503 with a `setup` hint; an upstream timeout is 504.
+ * - Which requests are ours is decided once, by readRequestTarget (request-target.ts): a target that
+ *   is not ours gets `undefined` so the caller can pass it on; a mis-spelled one of ours is a 400.
+ * - A browser request from another site that is not on the CORS allow-list is refused (403) before
+ *   anything goes upstream (cross-origin.ts); the CORS headers are ours alone.
  */
+import { allowedOrigins, corsHeaders, crossSiteRefusal, PREFLIGHT_HEADERS, type BrowserContext } from './cross-origin';
+import { QUERY_TOOL_NAMES } from '../format/builtin-tools';
+import { redactKeys } from './key-redaction';
+import { readRequestTarget, type RequestTarget } from './request-target';
 
-/** The endpoints, by the name of the tool that calls them. */
-export const TOOL_ENDPOINTS = ['brave_search', 'wolfram_alpha'] as const;
+/** The endpoints, by the name of the tool that calls them: the built-ins that query the web. */
+export const TOOL_ENDPOINTS = QUERY_TOOL_NAMES;
 export type ToolEndpoint = (typeof TOOL_ENDPOINTS)[number];
 
 export const DEFAULT_PREFIX = '/api/tools/';
@@ -50,14 +58,18 @@ export interface ToolProxyOptions {
   fetch?: typeof fetch;
   /** Serve clients other than this machine (default: env TOOL_PROXY_ALLOW_REMOTE=1, else loopback only). */
   allowRemoteClients?: boolean;
+  /**
+   * Host names the `Host` header may carry besides IP literals and `localhost` (vite's
+   * `server.allowedHosts` rules: `.example.com` allows subdomains; `true` allows any). The vite
+   * plugin passes the server's own setting. Default none: a DNS-rebound name is refused.
+   */
+  allowedHosts?: readonly string[] | true;
 }
 
-export interface ToolProxyRequest {
-  /** The request target as the server saw it: path and query (`/api/tools/brave_search?q=x`). */
+export interface ToolProxyRequest extends BrowserContext {
+  /** The request target as the server saw it, as sent: normally path and query (`/api/tools/brave_search?q=x`). */
   url: string;
   method?: string;
-  /** The `Origin` request header, if any. */
-  origin?: string;
   /** Aborts the upstream call when the client goes away. */
   signal?: AbortSignal;
 }
@@ -113,30 +125,47 @@ const SERVICES: Record<ToolEndpoint, Service> = {
 const MAX_DETAIL_CHARS = 300;
 
 /**
- * Answers one request, or `undefined` when its path is not under the prefix. Never throws: every
+ * Answers one request, or `undefined` when its target is not under the prefix. Never throws: every
  * failure is an error answer.
  */
 export async function handleToolProxyRequest(
   request: ToolProxyRequest,
   options: ToolProxyOptions = {},
 ): Promise<ToolProxyResponse | undefined> {
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
-  const url = new URL(request.url, 'http://proxy.invalid');
-  if (!url.pathname.startsWith(prefix)) return undefined;
-  const env = options.env ?? process.env;
-  // A widget embedded on other sites calls this proxy cross-origin: TOOL_PROXY_CORS_ORIGINS="https://a.example,https://b.example".
-  const corsOrigins = options.corsOrigins ?? env.TOOL_PROXY_CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean);
-  const cors = corsHeaders(request.origin, corsOrigins);
-  const answer = await answerFor(url, request, options);
-  return { ...answer, headers: { ...answer.headers, ...cors } };
+  const target = readRequestTarget(request.url, options.prefix ?? DEFAULT_PREFIX);
+  if (target.kind === 'elsewhere') return undefined;
+  return answerTarget(target, request, options);
 }
 
-async function answerFor(url: URL, request: ToolProxyRequest, options: ToolProxyOptions): Promise<ToolProxyResponse> {
-  const endpoint = url.pathname.slice((options.prefix ?? DEFAULT_PREFIX).length);
+/** The answer to a target readRequestTarget found to be ours (refused or not). */
+export async function answerTarget(
+  target: Exclude<RequestTarget, { kind: 'elsewhere' }>,
+  request: ToolProxyRequest,
+  options: ToolProxyOptions = {},
+): Promise<ToolProxyResponse> {
+  const env = options.env ?? process.env;
+  const allowed = allowedOrigins(options.corsOrigins, env);
+  const answer = await answerFor(target, request, options, allowed);
+  const keys = Object.values(SERVICES).map((s) => env[s.keyVar]?.trim() ?? '');
+  const headers = Object.fromEntries(Object.entries({ ...answer.headers, ...corsHeaders(request.origin, allowed) }).map(([k, v]) => [k, redactKeys(v, keys)]));
+  return { status: answer.status, headers, body: redactKeys(answer.body, keys) };
+}
+
+async function answerFor(
+  target: Exclude<RequestTarget, { kind: 'elsewhere' }>,
+  request: ToolProxyRequest,
+  options: ToolProxyOptions,
+  allowed: readonly string[],
+): Promise<ToolProxyResponse> {
+  if (target.kind === 'refused') return errorResponse(400, { error: target.reason });
+  const { endpoint, params } = target;
   if (!isEndpoint(endpoint)) {
     return errorResponse(404, { error: `no tool endpoint "${endpoint}": use ${TOOL_ENDPOINTS.join(' or ')}` });
   }
   const method = (request.method ?? 'GET').toUpperCase();
+  const refusal = crossSiteRefusal(request, allowed);
+  if (refusal) return errorResponse(403, { error: refusal });
+  if (method === 'OPTIONS') return { status: 204, headers: { ...BASE_HEADERS, ...PREFLIGHT_HEADERS }, body: '' };
   if (method !== 'GET') {
     return { ...errorResponse(405, { error: `${method} is not allowed: use GET` }), headers: { ...JSON_HEADERS, allow: 'GET' } };
   }
@@ -149,11 +178,11 @@ async function answerFor(url: URL, request: ToolProxyRequest, options: ToolProxy
       setup: `set ${service.keyVar} in the environment of the dev/preview server`,
     });
   }
-  const built = endpoint === 'brave_search' ? braveRequest(url.searchParams, key) : wolframRequest(url.searchParams, key);
+  const built = endpoint === 'brave_search' ? braveRequest(params, key) : wolframRequest(params, key);
   if ('status' in built) return built;
   const base = (endpoint === 'brave_search' ? options.braveBase : options.wolframBase) ?? env[service.baseVar] ?? service.defaultBase;
-  const target = `${base.replace(/\/+$/, '')}${service.path}?${built.query}`;
-  return callUpstream(target, built.headers, service, key, request.signal, options);
+  const upstreamUrl = `${base.replace(/\/+$/, '')}${service.path}?${built.query}`;
+  return callUpstream(upstreamUrl, built.headers, service, request.signal, options);
 }
 
 function isEndpoint(name: string): name is ToolEndpoint {
@@ -198,7 +227,6 @@ async function callUpstream(
   target: string,
   headers: Record<string, string>,
   service: Service,
-  key: string,
   clientSignal: AbortSignal | undefined,
   options: ToolProxyOptions,
 ): Promise<ToolProxyResponse> {
@@ -207,10 +235,14 @@ async function callUpstream(
   const signal = clientSignal ? AbortSignal.any([deadline, clientSignal]) : deadline;
   const doFetch = options.fetch ?? fetch;
   try {
-    const response = await doFetch(target, { headers, signal, redirect: 'follow' });
+    // A redirect would carry the key (header or query) to whatever host it names: never followed.
+    const response = await doFetch(target, { headers, signal, redirect: 'manual' });
     const body = await response.text();
+    if (response.status >= 300 && response.status < 400) {
+      return errorResponse(502, { error: `${service.label} answered with a redirect (HTTP ${response.status}), which the proxy does not follow: the key goes only to the configured host`, upstream_status: response.status });
+    }
     if (response.ok) return { status: response.status, headers: { ...BASE_HEADERS, 'content-type': service.contentType }, body };
-    return upstreamError(response, redact(body, key), service);
+    return upstreamError(response, body, service);
   } catch (cause) {
     if (deadline.aborted) {
       return errorResponse(504, { error: `${service.label} did not answer within ${seconds(timeoutMs)}` });
@@ -259,10 +291,6 @@ function upstreamDetail(body: string): string | undefined {
   return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}…` : text;
 }
 
-function redact(text: string, key: string): string {
-  return key ? text.split(key).join('[redacted]').split(encodeURIComponent(key)).join('[redacted]') : text;
-}
-
 /** A network failure in words, from its code only (messages may carry the upstream URL and its appid). */
 function networkReason(cause: unknown): string {
   const inner = (cause as { cause?: { code?: unknown } } | undefined)?.cause;
@@ -280,10 +308,4 @@ const JSON_HEADERS: Record<string, string> = { ...BASE_HEADERS, 'content-type': 
 
 function errorResponse(status: number, body: ToolProxyErrorBody): ToolProxyResponse {
   return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
-}
-
-function corsHeaders(origin: string | undefined, allowed: readonly string[] | undefined): Record<string, string> {
-  if (!origin || !allowed || allowed.length === 0) return {};
-  if (allowed.includes('*')) return { 'access-control-allow-origin': '*' };
-  return allowed.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {};
 }

@@ -31,12 +31,20 @@ const MODEL_FILE_TYPES: Record<string, string> = { '.json': 'application/json', 
  * models/ is served at /models/ by the dev server (it serves the project root); the preview server
  * serves only the build, so this serves models/ there too: `npm run build && npm run preview` is the
  * offline demo (tokenizer, local and fetched models, Pyodide — nothing from another origin).
+ * Invariant: only files inside models/ are served; a path under /models/ that does not decode is a
+ * 400 in words (never an exception, which would show a stack trace with absolute paths).
  */
 export function modelsInPreviewPlugin(root: string): Plugin {
   const base = join(root, 'models');
   const serve: Connect.NextHandleFunction = (req, res, next) => {
-    const path = decodeURIComponent((req.url ?? '').split('?')[0] ?? '');
-    if (!path.startsWith('/models/') || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    const raw = (req.url ?? '').split('?')[0] ?? '';
+    if (!raw.startsWith('/models/') || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    const path = decodeOrNull(raw);
+    if (path === null) {
+      // decodeURIComponent throws on `%` not followed by two hex digits (or bytes that are not UTF-8).
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
+      return void res.end('bad percent-encoding in the path: every % must start a %XX escape of UTF-8\n');
+    }
     const file = normalize(join(base, path.slice('/models/'.length)));
     if (!file.startsWith(base + sep) || !existsSync(file) || !statSync(file).isFile()) return next();
     res.setHeader('Content-Type', MODEL_FILE_TYPES[extname(file)] ?? 'application/octet-stream');
@@ -45,6 +53,14 @@ export function modelsInPreviewPlugin(root: string): Plugin {
     createReadStream(file).pipe(res);
   };
   return { name: 'llama-agent:models-in-preview', configurePreviewServer: (server) => void server.middlewares.use(serve) };
+}
+
+function decodeOrNull(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
 }
 
 /**

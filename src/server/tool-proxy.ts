@@ -1,32 +1,49 @@
 /**
  * The tool proxy as a vite plugin (dev and preview servers) and as a standalone Node http server, both
- * thin adapters over `handleToolProxyRequest` (./proxy-handler.ts), which holds every rule.
+ * thin adapters over the handler (./proxy-handler.ts), which holds every rule of the answer.
  *
- * Invariant: requests outside the prefix are passed on untouched (`next()` in vite, 404 standalone);
- * when the client disconnects, the upstream call is aborted.
+ * Invariants: the request target is read once (readRequestTarget) and that reading decides
+ * everything: targets that are not the proxy's are passed on untouched (`next()` in vite, 404
+ * standalone); for the proxy's, the gates come first — a client that is not this machine is refused
+ * (403) unless remote clients are allowed, a `Host` that is not allowed (DNS rebinding) is refused
+ * (403) — then the handler answers. In vite the middleware runs before vite's own (CORS included),
+ * so the proxy's answers and preflights are its own. When the client disconnects, the upstream
+ * call is aborted.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Plugin } from 'vite';
-import { DEFAULT_PREFIX, handleToolProxyRequest, type ToolProxyOptions, type ToolProxyResponse } from './proxy-handler';
+import { isHostAllowed } from 'host-validation-middleware';
+import type { Connect, Plugin } from 'vite';
+import { answerTarget, DEFAULT_PREFIX, type ToolProxyOptions, type ToolProxyResponse } from './proxy-handler';
+import type { BrowserContext } from './cross-origin';
+import { readRequestTarget } from './request-target';
 
 export * from './proxy-handler';
 
 /** A connect-style middleware: answers the prefix, calls `next()` for everything else. */
 export type ToolProxyMiddleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
 export function toolProxyMiddleware(options: ToolProxyOptions = {}): ToolProxyMiddleware {
   return (req, res, next) => {
+    const target = readRequestTarget(req.url ?? '/', options.prefix ?? DEFAULT_PREFIX);
+    if (target.kind === 'elsewhere') return next();
     // The keys' quota is the server owner's: only this machine may spend it unless allowed
     // (`vite --host` would otherwise open the proxy to the whole network).
     const remote = req.socket?.remoteAddress ?? '';
     const allowRemote = options.allowRemoteClients ?? process.env.TOOL_PROXY_ALLOW_REMOTE === '1';
-    if (!allowRemote && !isLoopback(remote) && (req.url ?? '').startsWith(options.prefix ?? '/api/tools/')) {
+    if (!allowRemote && !isLoopback(remote)) {
       send(res, {
         status: 403,
-        headers: { 'content-type': 'application/json' },
+        headers: JSON_TYPE,
         body: JSON.stringify({ error: 'the tool proxy only serves this machine', setup: 'set TOOL_PROXY_ALLOW_REMOTE=1 to serve other machines' }),
       });
+      return;
+    }
+    const hosts = options.allowedHosts ?? [];
+    if (hosts !== true && !isHostAllowed(req.headers.host, hosts)) {
+      send(res, { status: 403, headers: JSON_TYPE, body: JSON.stringify({ error: `the tool proxy does not serve the host ${JSON.stringify(req.headers.host)}` }) });
       return;
     }
     const controller = new AbortController();
@@ -34,19 +51,22 @@ export function toolProxyMiddleware(options: ToolProxyOptions = {}): ToolProxyMi
     res.on('close', () => {
       if (!res.writableEnded) controller.abort();
     });
-    handleToolProxyRequest(
-      {
-        url: req.url ?? '/',
-        method: req.method ?? 'GET',
-        ...(typeof req.headers.origin === 'string' ? { origin: req.headers.origin } : {}),
-        signal: controller.signal,
-      },
-      options,
-    ).then(
-      (answer) => (answer ? send(res, answer) : next()),
+    answerTarget(target, { url: req.url ?? '/', method: req.method ?? 'GET', ...browserContext(req), signal: controller.signal }, options).then(
+      (answer) => send(res, answer),
       (error: unknown) => next(error),
     );
   };
+}
+
+/** The request headers that say which page (if any) sent it. */
+function browserContext(req: IncomingMessage): BrowserContext {
+  const out: BrowserContext = {};
+  const { origin, host } = req.headers;
+  const site = req.headers['sec-fetch-site'];
+  if (typeof origin === 'string') out.origin = origin;
+  if (typeof host === 'string') out.host = host;
+  if (typeof site === 'string') out.secFetchSite = site;
+  return out;
 }
 
 function isLoopback(address: string): boolean {
@@ -59,19 +79,24 @@ function send(res: ServerResponse, answer: ToolProxyResponse): void {
   res.end(answer.body);
 }
 
+/** Puts the middleware first in a vite server's stack: before vite's CORS, which must not answer for the proxy. */
+function useFirst(middlewares: Connect.Server, options: ToolProxyOptions, server: { allowedHosts: readonly string[] | true; host?: string | boolean | undefined }): void {
+  const allowedHosts = server.allowedHosts === true ? true : [...server.allowedHosts, ...(typeof server.host === 'string' ? [server.host] : [])];
+  middlewares.stack.unshift({ route: '', handle: toolProxyMiddleware({ allowedHosts, ...options }) as Connect.NextHandleFunction });
+}
+
 /**
  * Adds `GET <prefix>brave_search?q=...&count=N` and `GET <prefix>wolfram_alpha?input=...` to vite's dev
  * and preview servers. Keys: `BRAVE_API_KEY`, `WOLFRAM_APP_ID` in the server's environment.
  */
 export function toolProxy(options: ToolProxyOptions = {}): Plugin {
-  const middleware = toolProxyMiddleware(options);
   return {
     name: 'llama-agent:tool-proxy',
     configureServer(server) {
-      server.middlewares.use(middleware);
+      useFirst(server.middlewares, options, server.config.server);
     },
     configurePreviewServer(server) {
-      server.middlewares.use(middleware);
+      useFirst(server.middlewares, options, server.config.preview);
     },
   };
 }

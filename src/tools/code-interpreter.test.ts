@@ -39,6 +39,14 @@ describe('codeInterpreterResult', () => {
       expected: { stdout: 'x[… 5 more characters not shown]', truncated: ['stdout'] },
     },
     'a result of an empty string is output': { input: { result: "''" }, expected: { result: "''" } },
+    'work left running: the notice and the lost state, after the output': {
+      input: { stdout: 'returned\n', stateLost: true, notice: 'the code left work running after it finished (…): its state was reset' },
+      expected: { stdout: 'returned\n', note: 'the code left work running after it finished (…): its state was reset', state_lost: true },
+    },
+    'work left running and no output: the notice, not "no output"': {
+      input: { stateLost: true, notice: 'state was reset' },
+      expected: { note: 'state was reset', state_lost: true },
+    },
   };
   for (const [name, { input, expected }] of Object.entries(cases)) {
     it(name, () => {

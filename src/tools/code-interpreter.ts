@@ -5,7 +5,8 @@
  * Invariants: the result is never an empty object — fields that are empty are left out, and a run
  * with no output at all says so (`{"stdout": "", "note": "no output"}`); `state_lost` appears only
  * when earlier variables are gone; `truncated` names the fields that were cut (each cut is also
- * marked inside its text). The context's signal reaches the sandbox (an abort kills the run).
+ * marked inside its text); `note` carries the sandbox's notice (work left running was stopped and
+ * the state reset). The context's signal reaches the sandbox (an abort kills the run).
  * Needs no confirmation: nothing leaves the sandbox.
  */
 import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
@@ -56,7 +57,8 @@ export function codeInterpreterResult(run: SandboxResult): Record<string, unknow
   if (run.stderr !== '') out.stderr = run.stderr;
   if (run.result !== null) out.result = run.result;
   if (run.error !== null) out.error = run.error;
-  if (Object.keys(out).length === 0) return { stdout: '', note: NO_OUTPUT };
+  if (Object.keys(out).length === 0 && run.notice === undefined) return { stdout: '', note: NO_OUTPUT };
+  if (run.notice !== undefined) out.note = run.notice;
   if (run.stateLost) out.state_lost = true;
   if (run.truncated.length > 0) out.truncated = [...run.truncated];
   return out;

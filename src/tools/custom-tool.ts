@@ -7,7 +7,9 @@
  *   execute; a tool it returns has a schema that compiled.
  * - The returned tool's `execute` checks the arguments against the schema before the host's code sees
  *   them; invalid arguments are a ToolError listing each problem in plain words
- *   (`parameters.city: must be string`), and the host's execute is not called.
+ *   (`parameters.city: must be string`), and the host's execute is not called. Arguments carrying a
+ *   `__proto__`, `constructor` or `prototype` key at any depth are refused the same way, whatever
+ *   the schema allows (format/argument-keys.ts).
  * - Confirmation rule: tools that send data out or change things default to needing confirmation.
  *   The engine cannot tell what a host's tool does, so `needsConfirmation` is true unless the host
  *   declares the tool `readOnly: true` (then false); an explicit `needsConfirmation` wins over both.
@@ -15,6 +17,7 @@
  *   neither the checks nor the prompt.
  */
 import { BUILTIN_TOOL_NAMES } from '../format/builtin-tools';
+import { findForbiddenKey, forbiddenKeyError } from '../format/argument-keys';
 import { compileChecker, SchemaCompileError, type ArgumentChecker } from './schema-validator';
 import { ToolError, type Tool, type ToolContext } from './tool';
 
@@ -74,6 +77,8 @@ export function defineCustomTool(spec: CustomToolSpec): Tool {
     parameters,
     needsConfirmation: spec.needsConfirmation ?? spec.readOnly !== true,
     async execute(args, context) {
+      const forbidden = findForbiddenKey(args);
+      if (forbidden) throw new ToolError(`invalid arguments for ${name}: ${forbiddenKeyError(forbidden)}`);
       const problems = check(args);
       if (problems.length > 0) {
         throw new ToolError(`invalid arguments for ${name}: ${problems.join('; ')}`);

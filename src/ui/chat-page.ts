@@ -14,6 +14,7 @@ import { modelChoices } from './model-choices';
 import { ModelLoader } from './model-loader';
 import { samplingOf, type Settings, type SettingsStore } from './settings';
 import { ToolBox } from './tool-box';
+import { AllowedToolsView } from './views/allowed-tools-view';
 import { CachePanel } from './views/cache-panel';
 import { Composer } from './views/composer';
 import { ConfirmDialog } from './views/confirm-dialog';
@@ -53,6 +54,10 @@ export class ChatPage {
       tools: () => this.tools.tools(this.settings.tools, this.settings.proxyEndpoint),
       settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep }),
       confirm: (call, signal) => dialog.ask(call, signal),
+      onClear: () => {
+        this.tools.resetPython();
+        if (this.loader.info) this.tools.warm(this.settings.tools);
+      },
     });
 
     const modelPanel = new ModelPanel((id) => void this.load(id));
@@ -61,6 +66,7 @@ export class ChatPage {
       o.settings.save(s);
       if (this.loader.info) this.tools.warm(s.tools);
     });
+    settingsPanel.el.append(new AllowedToolsView(this.session).el);
     const cachePanel = new CachePanel(MODELS, o.modelsBaseUrl, (cached) => modelPanel.setCached(cachedModelIds(MODELS, cached, o.modelsBaseUrl)));
     const transcript = new TranscriptView(this.session, 'Load a model, then ask something. Tools run in your browser; web search and Wolfram|Alpha ask before they send anything.');
     const composer = new Composer({ onSend: (text) => void this.session.send(text), onStop: () => this.session.stop() });

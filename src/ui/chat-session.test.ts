@@ -133,6 +133,44 @@ describe('ChatSession clear', () => {
   });
 });
 
+describe('ChatSession "always allow" and New chat', () => {
+  it('"always allow" is listed and revocable; New chat forgets it and resets the tools', async () => {
+    const asked: string[] = [];
+    let cleared = 0;
+    const forcing = withScriptedSteps(engine);
+    const s = new ChatSession({
+      engine: forcing,
+      tokenizer: () => tokenizer,
+      model: () => model,
+      tools: () => [weather],
+      settings: () => ({ sampling: { temperature: 0, seed: 1 }, maxSteps: 4, maxTokensPerStep: 64 }),
+      confirm: async (call) => {
+        asked.push(call.name);
+        return 'always';
+      },
+      onClear: () => cleared++,
+    });
+    scripted.set(s, forcing);
+    const allowed: string[][] = [];
+    s.on((e) => e.type === 'allowed' && allowed.push(e.names));
+    const ask = async () => {
+      force(s, CALL, 'Sunny.<|eot_id|>');
+      await s.send('Weather in Paris?');
+    };
+    await ask();
+    await ask();
+    expect([asked, s.alwaysAllowed]).toEqual([['get_weather'], ['get_weather']]);
+    s.revoke('get_weather');
+    await ask();
+    expect(asked).toHaveLength(2); // asked again after the revoke
+    s.clear();
+    expect([s.alwaysAllowed, cleared]).toEqual([[], 1]);
+    await ask();
+    expect(asked).toHaveLength(3); // a new conversation asks again
+    expect(allowed).toEqual([['get_weather'], [], ['get_weather'], [], ['get_weather']]);
+  });
+});
+
 describe('ChatSession sampling', () => {
   it("a model's own sampling (the micro model is greedy) wins over the user's settings", async () => {
     const seen: Array<number | undefined> = [];

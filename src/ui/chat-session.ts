@@ -6,8 +6,10 @@
  * Invariants: at most one run at a time; every run ends with exactly one `turn-end`; a run that
  * ends in an error leaves the transcript as it was before the user's message (nothing half-valid
  * is kept); a stopped run keeps what was said; the kept transcript always renders again (the engine
- * never samples a structural special token, so emitted ids always replay); "always allow" lasts for
- * this session, per tool name.
+ * never samples a structural special token, so emitted ids always replay); "always allow" is per
+ * tool name and lasts until it is revoked or the conversation is cleared. clear() starts from
+ * nothing: no transcript, no "always allow", and `onClear` gives the tools fresh state (a new
+ * Python interpreter), so nothing one conversation planted reaches the next.
  */
 import type { AgentEvent, FinishReason } from '../agent/events';
 import { runAgent } from '../agent/run-agent';
@@ -35,6 +37,8 @@ export interface ChatSessionOptions {
   settings: () => RunSettings;
   /** Asks the user about a call that needs confirmation; `signal` fires when the run stops first. */
   confirm: (call: ToolCall, signal: AbortSignal) => Promise<ConfirmAnswer>;
+  /** Called by clear(), after the run stopped: reset what the tools keep between calls. */
+  onClear?: () => void;
 }
 
 export type SessionEvent =
@@ -42,7 +46,9 @@ export type SessionEvent =
   | { type: 'agent'; turn: number; event: AgentEvent }
   | { type: 'turn-end'; turn: number; reason: FinishReason; kept: boolean; error: SerializedError | null }
   | { type: 'busy'; busy: boolean }
-  | { type: 'cleared' };
+  | { type: 'cleared' }
+  /** The tools that run without asking changed (always allowed, revoked, cleared). */
+  | { type: 'allowed'; names: string[] };
 
 interface LastTurn {
   turn: number;
@@ -70,6 +76,16 @@ export class ChatSession {
   /** The transcript (a copy). */
   get transcript(): Message[] {
     return [...this.messages];
+  }
+
+  /** Tool names the user chose "always allow" for, in that order. */
+  get alwaysAllowed(): string[] {
+    return [...this.allowed];
+  }
+
+  /** Takes back "always allow" for one tool: its next call asks again. */
+  revoke(name: string): void {
+    if (this.allowed.delete(name)) this.emit({ type: 'allowed', names: this.alwaysAllowed });
   }
 
   get canRegenerate(): boolean {
@@ -116,7 +132,10 @@ export class ChatSession {
     this.epoch++;
     this.messages = [];
     this.last = null;
+    this.allowed.clear();
+    this.o.onClear?.();
     this.emit({ type: 'cleared' });
+    this.emit({ type: 'allowed', names: [] });
   }
 
   private emit(e: SessionEvent): void {
@@ -127,7 +146,11 @@ export class ChatSession {
     const name = call.kind === 'code' ? 'code_interpreter' : call.name;
     if (this.allowed.has(name)) return true;
     const answer = await this.o.confirm(call, signal);
-    if (answer === 'always') this.allowed.add(name);
+    // An answer that arrives after the run stopped (New chat) allows nothing in the next conversation.
+    if (answer === 'always' && !signal.aborted && !this.allowed.has(name)) {
+      this.allowed.add(name);
+      this.emit({ type: 'allowed', names: this.alwaysAllowed });
+    }
     return answer !== 'deny';
   }
 

@@ -4,21 +4,44 @@
  *
  * Invariants: raw HTML in the text is shown as text, never parsed; nothing in the output can run
  * script (no script/style/iframe/form/svg, no `on*` attributes, no `javascript:`/`data:` URLs) or
- * load anything by itself: images are not loaded (a Markdown image becomes a link saying "image"),
- * so an answer cannot beacon data out or make a request. Links are http(s)/mailto only and open in a
- * new tab without a referrer.
+ * load anything by itself: images are neither loaded nor links (a Markdown image is the text
+ * "image: ALT (host)"), so an answer cannot beacon data out or make a request. Links are
+ * http(s)/mailto only, open in a new tab without a referrer, and show where they go: the
+ * destination's host (a mailto's address) stands beside the link text unless the text is the URL
+ * itself, so text cannot pose as one URL while pointing to another.
  */
 import createDOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
 
 const ALLOWED_TAGS = [
   'p', 'br', 'hr', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'input',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'input', 'small',
 ];
 const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'type', 'checked', 'disabled'];
 const SAFE_URL = /^(?:https?:|mailto:)/i;
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Where a safe URL goes, as the reader should see it: the host (punycode shows look-alikes), or a mailto's address; null if unsafe. */
+export function linkDestination(href: string): string | null {
+  if (!SAFE_URL.test(href)) return null;
+  if (/^mailto:/i.test(href)) return decodeOr(href.slice('mailto:'.length).split('?')[0] ?? '');
+  try {
+    return new URL(href).host || null;
+  } catch {
+    return null;
+  }
+}
+
+function decodeOr(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+const destinationNote = (destination: string) => ` <small>(${escapeHtml(destination)})</small>`;
 
 const marked = new Marked({
   gfm: true,
@@ -27,8 +50,18 @@ const marked = new Marked({
   renderer: {
     // Raw HTML from the model is text.
     html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
-    image: ({ href, text }: Tokens.Image) =>
-      SAFE_URL.test(href) ? `<a href="${escapeHtml(href)}">image: ${escapeHtml(text || href)}</a>` : `image: ${escapeHtml(text)}`,
+    link(token: Tokens.Link) {
+      const text = this.parser.parseInline(token.tokens);
+      const destination = linkDestination(token.href);
+      if (destination === null) return text;
+      const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+      const plain = token.text === token.href || `mailto:${token.text}` === token.href;
+      return `<a href="${escapeHtml(token.href)}"${title}>${text}</a>${plain ? '' : destinationNote(destination)}`;
+    },
+    image({ href, text }: Tokens.Image) {
+      const destination = linkDestination(href);
+      return `image: ${escapeHtml(text || 'no description')}${destination === null ? '' : destinationNote(destination)}`;
+    },
   },
 });
 

@@ -2,8 +2,10 @@
  * The tools a run gets: the built-ins the settings turn on (brave_search and wolfram_alpha through
  * the tool proxy, the code interpreter in its Pyodide sandbox) and the host's custom tools.
  *
- * Invariants: one sandbox per ToolBox, created on first need and kept (Python state persists across
- * turns); a custom tool's name is unique and never a built-in's (defineCustomTool refuses those).
+ * Invariants: one sandbox per ToolBox at a time, created on first need and kept (Python state
+ * persists across turns) until resetPython(), which a new conversation calls: its interpreter is
+ * new, nothing planted earlier survives; a custom tool's name is unique and never a built-in's
+ * (defineCustomTool refuses those).
  */
 import { PyodideSandbox } from '../sandbox/pyodide-sandbox';
 import { braveSearchTool } from '../tools/brave-search';
@@ -53,6 +55,12 @@ export class ToolBox {
   /** Starts Python in the background when the code interpreter is on (a cold start takes seconds). */
   warm(enabled: Record<BuiltinToolId, boolean>): void {
     if (enabled.code_interpreter) void this.pythonSandbox().warm().catch(() => {});
+  }
+
+  /** Ends the Python interpreter (and anything it runs); the next code call gets a fresh one. */
+  resetPython(): void {
+    this.sandbox?.dispose();
+    this.sandbox = null;
   }
 
   dispose(): void {

@@ -201,6 +201,10 @@ export class LlamaChatElement extends HTMLElement {
       tools: () => this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint()),
       settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep }),
       confirm: (call, signal) => dialog.ask(call, signal),
+      onClear: () => {
+        this.toolBox?.resetPython();
+        if (this.loader?.info) this.toolBox?.warm(this.enabledTools());
+      },
     });
     this.session = session;
     const transcript = new TranscriptView(session, 'Ask me anything.');

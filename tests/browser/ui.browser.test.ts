@@ -236,7 +236,8 @@ describe('the chat page', { timeout: 120_000 }, () => {
     const hrefs = await prose.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs.every((h) => h === null || /^https?:/.test(h))).toBe(true);
     expect(await prose.innerText()).toContain('<img src=x onerror=');
-    await prose.locator('a', { hasText: 'click me' }).click();
+    expect(await prose.locator('a', { hasText: 'click me' }).count()).toBe(0); // an unsafe URL leaves plain text, no link
+    await prose.getByText('click me').click();
     await page.waitForTimeout(200);
     expect(await page.evaluate(() => window.pwned)).toBeUndefined();
     expect(outside.filter((u) => /tracker|evil/.test(u))).toEqual([]);
@@ -289,6 +290,69 @@ describe('the chat page', { timeout: 120_000 }, () => {
     expect(answer!.y).toBeGreaterThan(0);
     await screenshot(page, 'chat-375px');
     await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('Markdown links show where they go beside their text; images are not links', async () => {
+    const answer = 'Log in at [https://good.example/login](https://evil.example/phish), see <https://plain.example/x> ' +
+      'or [mail us](mailto:help@evil.example). ![tracker](https://tracker.example/pixel.png?leak=1)';
+    expect(await ask(page, 'Links?', forcedIds(`${answer}<|eot_id|>`))).toBe('done');
+    const prose = lastTurn().locator('.prose');
+    const links = await prose.locator('a').evaluateAll((as) =>
+      as.map((a) => ({ text: a.textContent, href: a.getAttribute('href'), beside: a.nextElementSibling?.tagName === 'SMALL' ? a.nextElementSibling.textContent : null })),
+    );
+    expect(links).toEqual([
+      { text: 'https://good.example/login', href: 'https://evil.example/phish', beside: '(evil.example)' },
+      { text: 'https://plain.example/x', href: 'https://plain.example/x', beside: null }, // the text is the URL
+      { text: 'mail us', href: 'mailto:help@evil.example', beside: '(help@evil.example)' },
+    ]);
+    expect(await prose.innerText()).toContain('image: tracker (tracker.example)');
+    expect(await prose.locator('img').count()).toBe(0);
+  });
+
+  it('"always allow" is listed in the settings and revocable; New chat forgets it and starts a fresh interpreter', async () => {
+    const allowed = page.locator('.settings-panel .allowed-list');
+    expect(await allowed.locator('li[data-tool]').allInnerTexts()).toEqual([expect.stringMatching(/^brave_search\s*Revoke$/)]); // from the tool-loop test
+    await allowed.locator('li[data-tool="brave_search"] button.revoke').click();
+    expect(await allowed.locator('li[data-tool]').count()).toBe(0);
+    const dialog = page.locator('dialog.confirm-dialog');
+    const search = forcedIds('<|python_tag|>brave_search.call(query="Reykjavik")<|eom_id|>', 'Found it.<|eot_id|>');
+    const answered = async (answer: 'once' | 'always') => {
+      await dialog.waitFor({ state: 'visible' });
+      await dialog.locator(`button[data-answer="${answer}"]`).click();
+    };
+    // Revoked: the next search asks again.
+    let done = ask(page, 'Search again.', search);
+    await answered('always');
+    expect(await done).toBe('done');
+    expect(await allowed.locator('li[data-tool]').count()).toBe(1);
+    // State planted in this conversation: a variable, and print() patched to lie.
+    const plant = forcedIds('<|python_tag|>import builtins\n_real = builtins.print\nbuiltins.print = lambda *a, **k: _real(1337)\nplanted = 1<|eom_id|>', 'Planted.<|eot_id|>');
+    expect(await ask(page, 'Plant something.', plant)).toBe('done');
+    await page.click('button.new-chat');
+    expect(await page.locator('.turn').count()).toBe(0);
+    expect(await allowed.locator('li[data-tool]').count()).toBe(0);
+    expect(await allowed.innerText()).toMatch(/None: every tool that sends data out asks first/);
+    const check = forcedIds('<|python_tag|>print(6 * 7)\nprint("planted" in globals())<|eom_id|>', 'Clean.<|eot_id|>');
+    expect(await ask(page, 'Is it clean?', check)).toBe('done');
+    expect(await lastTurn().locator('.tool-card[data-tool="code_interpreter"] [data-section="stdout"] pre').evaluate((el) => el.textContent)).toBe('42\nFalse\n');
+    // And the web search asks again in the new conversation.
+    done = ask(page, 'Search.', search);
+    await answered('once');
+    expect(await done).toBe('done');
+  });
+
+  it('Stop ends code that is running: its interpreter is gone at once and the next code call works', async () => {
+    const count = await page.locator('.turn').count();
+    await page.evaluate((ids) => window.llamaTest!.forceNextRun(ids), forcedIds('<|python_tag|>spin = True\nwhile spin:\n    pass<|eom_id|>', 'never<|eot_id|>'));
+    await page.fill('.composer-input', 'Spin forever.');
+    await page.press('.composer-input', 'Enter');
+    await page.locator('.turn').nth(count).locator('.tool-card[data-tool="code_interpreter"] .tool-status[data-status="running"]').waitFor();
+    const frame = await page.$('iframe');
+    await page.click('button.stop');
+    await page.waitForFunction((n) => document.querySelectorAll('.turn')[n]?.getAttribute('data-reason') === 'aborted', count);
+    expect(await frame!.evaluate((f) => f.isConnected)).toBe(false); // the frame, and the worker in it, are gone
+    expect(await ask(page, 'Now something quick.', forcedIds('<|python_tag|>print("after stop")<|eom_id|>', 'Done.<|eot_id|>'))).toBe('done');
+    expect(await lastTurn().locator('.tool-card[data-tool="code_interpreter"] [data-section="stdout"] pre').evaluate((el) => el.textContent)).toBe('after stop\n');
   });
 
   it('made no request outside its own origin', () => {

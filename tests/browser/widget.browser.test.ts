@@ -217,6 +217,16 @@ describe('<llama-chat> on a host whose Content-Security-Policy allows only what 
       expect(answered).toEqual({ text: 'Six times seven is **42**.', reason: 'done' });
       expect(await strict.locator('llama-chat .tool-card[data-tool="code_interpreter"] .tool-result').innerText()).toMatch(/^STDOUT\s+42\s*$/);
       expect(refused).toEqual([]);
+      // Model code has no channel to the widget's own origin either (its Pyodide files are there).
+      const lastCode = () => strict.locator('llama-chat .tool-card[data-tool="code_interpreter"] .tool-result').last().innerText();
+      const leak = `<|python_tag|>import js\nplanted = 1\ntry:\n    await js.fetch("${widgetOrigin.url}/pyodide/leak?d=secret")\n    print("sent")\nexcept Exception:\n    print("refused")<|eom_id|>`;
+      await askForced(strict, 'Send it home.', leak, 'It was refused.<|eot_id|>');
+      expect(await lastCode()).toMatch(/^STDOUT\s+refused\s*$/);
+      expect(widgetOrigin.requests.filter((p) => p.includes('leak'))).toEqual([]);
+      // clear() starts a new conversation with a fresh interpreter.
+      await strict.evaluate(() => document.querySelector('llama-chat')!.clear());
+      await askForced(strict, 'Anything left?', '<|python_tag|>print("planted" in globals())<|eom_id|>', 'Nothing.<|eot_id|>');
+      expect(await lastCode()).toMatch(/^STDOUT\s+False\s*$/);
     } finally {
       await context.close();
     }

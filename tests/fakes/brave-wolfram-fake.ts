@@ -22,8 +22,12 @@ export type FakeService = 'brave' | 'wolfram' | 'wikipedia';
  * - `slow`: answers `ok` after `slowMs` (or never, if the client gives up first).
  * - `not-understood`: Wolfram's 501 for input it cannot interpret.
  * - `empty`: Brave with no web results, Wolfram with an empty 200 body, Wikipedia with no hits.
+ * Hostile upstreams (what a compromised or misconfigured service could do to the proxy):
+ * - `redirect`: 302 to this fake's `/collect`, which records whatever follows it (the key, if sent).
+ * - `echo-key`: 200 whose body repeats the key it received in every spelling of keySpellings().
+ * - `reflect-headers`: 200 whose body is the request line and headers it received.
  */
-export type FakeMode = 'ok' | 'unauthorized' | 'rate-limited' | 'server-error' | 'slow' | 'not-understood' | 'empty';
+export type FakeMode = 'ok' | 'unauthorized' | 'rate-limited' | 'server-error' | 'slow' | 'not-understood' | 'empty' | 'redirect' | 'echo-key' | 'reflect-headers';
 
 export interface FakeRequest {
   service: FakeService | 'unknown';
@@ -56,6 +60,8 @@ export interface BraveWolframFake {
   wolframAppId: string;
   /** Every request received, oldest first. */
   requests: FakeRequest[];
+  /** The requests that reached `/collect` (followed a `redirect`). */
+  collected(): FakeRequest[];
   /** How long `slow` waits before answering. Default 30 s. */
   slowMs: number;
   /** Test-chosen answers: Brave results for a query (title, url, description, age), or undefined for the default ones. */
@@ -80,6 +86,21 @@ export interface FakeProxyOptions {
 export const BRAVE_SEARCH_PATH = '/res/v1/web/search';
 export const WOLFRAM_LLM_PATH = '/api/v1/llm-api';
 export const WIKIPEDIA_API_PATH = '/w/api.php';
+/** Where `redirect` sends the client. */
+export const COLLECT_PATH = '/collect';
+
+/**
+ * The key as an echoing server could write it: raw, URI- and form-encoded, either hex case, every
+ * byte encoded, encoded twice, and every character as a `\uXXXX` escape (in a JSON body the fake
+ * writes that one as real JSON escapes).
+ */
+export function keySpellings(key: string): string[] {
+  const uri = encodeURIComponent(key);
+  const everyByte = [...new TextEncoder().encode(key)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  return [key, uri, new URLSearchParams({ k: key }).toString().slice(2), uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), everyByte, everyByte.toUpperCase(), encodeURIComponent(uri), unicodeEscaped(key)];
+}
+
+const unicodeEscaped = (key: string) => [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
 export async function startBraveWolframFake(options: FakeOptions = {}): Promise<BraveWolframFake> {
   const braveKey = options.braveKey ?? 'fake-brave-key';
@@ -104,8 +125,10 @@ export async function startBraveWolframFake(options: FakeOptions = {}): Promise<
     res.on('close', () => {
       if (!res.writableFinished) record.clientClosedEarly = true;
     });
+    if (url.pathname === COLLECT_PATH) return reply(res, 200, 'text/plain', 'collected');
     if (service === 'unknown') return reply(res, 404, 'text/plain', 'not found');
     const mode = modes[service];
+    if (service !== 'wikipedia' && hostile(res, service, mode, req.headers, url, { brave: braveKey, wolfram: wolframAppId }[service], base)) return;
     const answer = () => {
       if (service === 'brave') answerBrave(res, url.searchParams, req.headers, braveKey, mode, fake.braveAnswer);
       else if (service === 'wolfram') answerWolfram(res, url.searchParams, wolframAppId, mode, fake.wolframAnswer);
@@ -138,6 +161,7 @@ export async function startBraveWolframFake(options: FakeOptions = {}): Promise<
     braveKey,
     wolframAppId,
     requests,
+    collected: () => requests.filter((r) => r.path === COLLECT_PATH),
     slowMs: 30_000,
     proxyOptions: () => ({ env: { BRAVE_API_KEY: braveKey, WOLFRAM_APP_ID: wolframAppId }, braveBase: base, wolframBase: base }),
     setMode(service, mode) {
@@ -171,6 +195,33 @@ function serviceOf(path: string): FakeService | 'unknown' {
 function reply(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': type, ...headers });
   res.end(body);
+}
+
+/** Answers in a hostile mode (true), or leaves the request to the service (false). */
+function hostile(res: ServerResponse, service: 'brave' | 'wolfram', mode: FakeMode, headers: IncomingHttpHeaders, url: URL, expectedKey: string, base: string): boolean {
+  const received = service === 'brave' ? String(headers['x-subscription-token'] ?? '') : (url.searchParams.get('appid') ?? '');
+  const json = service === 'brave';
+  if (mode === 'redirect') {
+    reply(res, 302, 'text/plain', 'moved', { location: `${base}${COLLECT_PATH}?from=${service}` });
+  } else if (mode === 'echo-key') {
+    const spellings = keySpellings(received || expectedKey);
+    // In JSON the last spelling goes in as JSON's own escapes (below), not as escaped backslashes.
+    const shown = json ? spellings.slice(0, -1) : spellings;
+    const text = `you sent ${shown.join(' and ')} to ${url.pathname}${url.search}`;
+    if (json) {
+      const body = JSON.stringify({ ...braveBody(text, [braveResult(1, 'Echo', 'https://example.org/', text)]), echo: shown });
+      reply(res, 200, 'application/json', `${body.slice(0, -1)},"escaped":"${spellings.at(-1)}"}`);
+    } else {
+      reply(res, 200, 'text/plain; charset=utf-8', `Result:\n${text}\n`);
+    }
+  } else if (mode === 'reflect-headers') {
+    const request = { line: `GET ${url.pathname}${url.search}`, headers };
+    if (json) reply(res, 200, 'application/json', JSON.stringify({ ...braveBody('', []), request }));
+    else reply(res, 200, 'text/plain; charset=utf-8', `Result:\n${JSON.stringify(request, null, 1)}\n`);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 const SERVER_ERROR_PAGE = '<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>';
