@@ -13,6 +13,10 @@ export type EngineErrorCode =
   | 'device_lost'
   | 'worker_failed'
   | 'tool_mode_unsupported'
+  /** A remote engine server (vLLM, llama-server) cannot be reached or its connection was lost. */
+  | 'server_unreachable'
+  /** A remote engine server answered with an error, or with something this client cannot use. */
+  | 'server_error'
   | 'internal';
 
 /** A typed engine failure; survives the worker boundary with its name, code and message. */

@@ -1,0 +1,75 @@
+import type { LoadOptions, LoadProgress } from '../../src/engine/contract';
+import type { ModelEntry } from '../../src/engine/model-list';
+import type { ResolvedSampling } from '../sampler';
+
+/**
+ * A runtime that hands us logits; our sampler picks every token. One sequence, one KV cache. The
+ * engine owns the bookkeeping of which ids that cache holds (PrefixCache); the backend only runs
+ * the model.
+ */
+export interface LogitsBackend {
+  readonly kind: 'logits';
+  /** Where it runs, in words: "webgpu", "wasm", "cpu". */
+  readonly device: string;
+  /**
+   * Appends `ids` (at least one) to the KV cache and returns the token `pick` chooses from the
+   * logits after the last of them. `pick` may modify the logits in place; the chosen token is not fed.
+   */
+  step(ids: readonly number[], pick: (logits: Float32Array) => number): Promise<number>;
+  /**
+   * Keeps the first `n` positions of the KV cache (0 < n < its length) and drops the rest. Absent
+   * when the runtime cannot roll back: the engine then resets and prefills the whole prompt.
+   */
+  truncate?(n: number): Promise<void>;
+  /** Empties the KV cache: the next step starts at position 0. */
+  reset(): Promise<void>;
+  /** Frees the model and its cache. The backend is unusable afterwards. */
+  dispose(): Promise<void>;
+}
+
+/** What a far-side sampler is asked for: the whole prompt and every setting it must apply. */
+export interface SamplingRequest {
+  /** The whole prompt; the far side reuses what it can of its own cache. */
+  prompt: readonly number[];
+  /** Resolved settings. `logitBias` already holds the engine's bans as -Infinity. */
+  sampling: ResolvedSampling;
+  /** The request's seed (the engine always chooses one). */
+  seed: number;
+  /** Most ids to sample, a stop id included. */
+  maxTokens: number;
+  /** Sampling one of these ends the generation; it is streamed as the last id. */
+  stopIds: readonly number[];
+}
+
+export interface SamplingOutcome {
+  /** Prompt ids the far side reports it reused from its cache; null when it does not say. */
+  reusedTokens: number | null;
+}
+
+/**
+ * A runtime that samples on its own side (llama-server, vLLM): we send ids and settings, it streams
+ * ids back, ending with the stop id that fired (if one did). Its cache is its own business; it says
+ * how much of the prompt it reused.
+ */
+export interface SamplingBackend {
+  readonly kind: 'sampling';
+  readonly device: string;
+  /**
+   * Streams sampled ids to `onIds`, in order, until a stop id (streamed last), `maxTokens` ids, or an
+   * abort of `signal` (then it resolves with what it has or rejects with an AbortError: the engine
+   * treats both as an abort). Failures reject with EngineError.
+   */
+  generate(request: SamplingRequest, onIds: (ids: number[]) => void, signal: AbortSignal): Promise<SamplingOutcome>;
+  dispose(): Promise<void>;
+}
+
+export type Backend = LogitsBackend | SamplingBackend;
+
+export interface BackendLoadContext {
+  entry: ModelEntry;
+  options: LoadOptions;
+  onProgress: (p: LoadProgress) => void;
+  signal: AbortSignal;
+}
+
+export type BackendFactory = (ctx: BackendLoadContext) => Promise<Backend>;
