@@ -13,9 +13,14 @@ export interface RecordedRequest {
   body: Record<string, unknown> | null;
 }
 
-/** What to answer: a JSON body with a status, or SSE events (each a `data:` payload) sent one by one. */
+/**
+ * What to answer: a JSON body with a status, SSE events (each a `data:` payload) sent one by one, or
+ * `reset`: close the connection without answering (what a client sees when it reuses a connection the
+ * server has just closed).
+ */
 export type FixtureAnswer =
   | { status: number; json: unknown }
+  | { reset: true }
   | { sse: readonly string[]; /** stop after this many events without ending the response, then destroy the socket */ dropAfter?: number };
 
 export interface FixtureServer {
@@ -23,11 +28,14 @@ export interface FixtureServer {
   readonly requests: RecordedRequest[];
   models: FixtureAnswer;
   completions: FixtureAnswer;
+  /** Answers for the next completions requests, in order, before `completions` applies again. */
+  readonly queue: FixtureAnswer[];
   close(): Promise<void>;
 }
 
 export async function startFixtureServer(): Promise<FixtureServer> {
   const requests: RecordedRequest[] = [];
+  const queue: FixtureAnswer[] = [];
   const state = {
     models: { status: 200, json: { object: 'list', data: [] } } as FixtureAnswer,
     completions: { status: 500, json: { error: { message: 'no fixture' } } } as FixtureAnswer,
@@ -45,7 +53,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       }
       const path = (req.url ?? '').split('?')[0]!;
       requests.push({ method: req.method ?? '', path, headers: req.headers, body });
-      const answer = path === '/v1/models' ? state.models : path === '/v1/completions' ? state.completions : { status: 404, json: { error: { message: 'Not Found' } } };
+      const answer = path === '/v1/models' ? state.models
+        : path === '/v1/completions' ? (queue.shift() ?? state.completions)
+        : { status: 404, json: { error: { message: 'Not Found' } } };
       void respond(res, answer);
     });
   });
@@ -54,6 +64,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    queue,
     get models() {
       return state.models;
     },
@@ -75,6 +86,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
 }
 
 async function respond(res: ServerResponse, answer: FixtureAnswer): Promise<void> {
+  if ('reset' in answer) {
+    res.socket?.destroy();
+    return;
+  }
   if ('json' in answer) {
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(answer.json));

@@ -16,6 +16,7 @@ import { CompletionStream, type StreamReport } from './remote/completion-stream'
 import { probeServer, type ServerInfo } from './remote/probe-server';
 import { endpoint, headers, type RemoteEngineConfig } from './remote/remote-config';
 import { httpError, unreachable } from './remote/server-errors';
+import { fetchOnFreshConnection } from './remote/stale-connection';
 
 /** The outcome with what the server said about the prompt (promptTokens, evaluatedTokens) and the finish. */
 export type RemoteOutcome = SamplingOutcome & StreamReport;
@@ -54,7 +55,7 @@ class Remote implements RemoteBackend {
     try {
       let res: Response;
       try {
-        res = await (this.config.fetch ?? fetch)(endpoint(url, 'completions'), {
+        res = await fetchOnFreshConnection(this.config.fetch ?? fetch, endpoint(url, 'completions'), {
           method: 'POST',
           headers: headers(this.config, true),
           body: JSON.stringify(completionBody(request, this.config.kind, this.config.model)),

@@ -175,6 +175,21 @@ describe('vLLM fixtures (not a real peer)', () => {
   });
 });
 
+describe('a connection closed before any answer (llama-server closes after each stream)', () => {
+  it('is sent once more, on a fresh connection', async () => {
+    fixture.queue.push({ reset: true });
+    fixture.completions = { sse: [chunk([40, 128009], { first: true, finish: 'stop' }), usage(2, 0), '[DONE]'] };
+    expect((await run()).ids).toEqual([40, 128009]);
+    expect(fixture.requests.filter((r) => r.path === '/v1/completions')).toHaveLength(2);
+  });
+
+  it('twice is server_unreachable', async () => {
+    fixture.queue.push({ reset: true }, { reset: true });
+    await expect(run()).rejects.toMatchObject({ code: 'server_unreachable', message: expect.stringMatching(/cannot reach the engine server/) });
+    expect(fixture.requests.filter((r) => r.path === '/v1/completions')).toHaveLength(2);
+  });
+});
+
 describe('an unreachable server', () => {
   it('connection refused is server_unreachable, in plain words', async () => {
     const closed = await startFixtureServer();
