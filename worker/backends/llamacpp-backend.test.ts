@@ -3,12 +3,15 @@
  * that truncate rolls back exactly, reset, a context that refuses to shift, load errors.
  * (Agreement with the ONNX backend is checked in scripts/micro-llama/cross-implementation.test.ts.)
  */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ggufPath } from '../../scripts/setup/gguf-models';
 import { EngineError } from '../../src/engine/errors';
 import { VOCAB_SIZE } from '../../src/format/special-tokens';
 import type { LogitsBackend } from './backend-v2';
-import { createLlamaCppBackend } from './llamacpp-backend';
+import { createLlamaCppBackend, llamaCppRuntime } from './llamacpp-backend';
 import { argmax } from '../sampler';
 
 // "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHello!<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"
@@ -37,9 +40,13 @@ function maxAbsDiff(a: Float32Array, b: Float32Array): number {
 }
 
 describe('llamacpp backend (node-llama-cpp, prebuilt CPU binary)', () => {
-  it('is a CPU logits backend', () => {
+  it('is a CPU logits backend on the binary shipped in the npm package (nothing built or downloaded)', async () => {
     expect(backend.kind).toBe('logits');
     expect(backend.device).toBe('cpu');
+    expect(await llamaCppRuntime()).toEqual({ buildType: 'prebuilt', gpu: false });
+    const pkg = dirname(fileURLToPath(import.meta.resolve('node-llama-cpp')));
+    // node-llama-cpp keeps what it builds or downloads under llama/localBuilds and llama/llama.cpp.
+    for (const dir of ['localBuilds', 'llama.cpp']) expect(existsSync(join(pkg, '..', 'llama', dir))).toBe(false);
   });
 
   it('hands the sampler the whole vocabulary’s logits, and the token it picks is what step returns', async () => {

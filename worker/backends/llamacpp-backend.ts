@@ -41,6 +41,12 @@ function runtime(): Promise<Llama> {
   return llamaPromise;
 }
 
+/** Which node-llama-cpp binary runs: "prebuilt" (shipped in the npm package) and the GPU it uses (false: CPU). */
+export async function llamaCppRuntime(): Promise<{ buildType: 'localBuild' | 'prebuilt'; gpu: string | false }> {
+  const llama = await runtime();
+  return { buildType: llama.buildType, gpu: llama.gpu };
+}
+
 export async function createLlamaCppBackend(options: LlamaCppOptions): Promise<LogitsBackend> {
   if (options.signal?.aborted) throw abortError('load aborted');
   let llama: Llama;
