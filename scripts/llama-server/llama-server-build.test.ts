@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LLAMA_SERVER_CMAKE_FLAGS, llamaServerBinaryPath, llamaServerDir, llamaServerSource, readLlamaServerBuild } from './llama-server-build';
@@ -7,7 +8,8 @@ describe('this machine’s llama-server (built by the global test setup or .ci/r
   it('is built from the llama.cpp commit node-llama-cpp ships, with the offline flags, and records its build time', async () => {
     const source = llamaServerSource();
     expect(source.commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(source.nodeLlamaCppVersion).toBe('3.22.1');
+    const pinned = (JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> }).dependencies['node-llama-cpp'];
+    expect(source.nodeLlamaCppVersion).toBe(pinned);
     const info = await readLlamaServerBuild(source);
     expect(info).not.toBeNull();
     expect(info!.commit).toBe(source.commit);
@@ -27,6 +29,7 @@ describe('this machine’s llama-server (built by the global test setup or .ci/r
   it('lives in a cache outside the repository, keyed by version and commit', () => {
     const dir = llamaServerDir();
     expect(dir.startsWith(join(process.cwd(), ''))).toBe(false);
-    expect(dir).toMatch(/llama-agent\/llama-server-3\.22\.1-[0-9a-f]{12}-r\d+$/);
+    const { nodeLlamaCppVersion, commit } = llamaServerSource();
+    expect(dir.endsWith(`llama-agent/llama-server-${nodeLlamaCppVersion}-${commit.slice(0, 12)}-r1`)).toBe(true);
   });
 });

@@ -11,9 +11,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, homedir } from 'node:os';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** Bump when the flags or the steps below change. */
 const RECIPE_VERSION = 1;
@@ -119,6 +119,7 @@ export async function ensureLlamaServer(log: (line: string) => void = () => {}):
 }
 
 async function build(source: LlamaServerSource, dir: string, log: (line: string) => void): Promise<void> {
+  await removeAbandonedWork(dir);
   const work = `${dir}.work-${process.pid}`;
   const src = join(work, 'src');
   const out = join(work, 'build');
@@ -148,6 +149,15 @@ async function build(source: LlamaServerSource, dir: string, log: (line: string)
     log(`llama-server: built in ${info.buildSeconds} s`);
   } finally {
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Deletes the work folders of earlier builds of `dir` whose process is gone (killed mid-build). */
+async function removeAbandonedWork(dir: string): Promise<void> {
+  const prefix = `${basename(dir)}.work-`;
+  for (const name of await readdir(dirname(dir))) {
+    const pid = Number(name.slice(prefix.length));
+    if (name.startsWith(prefix) && Number.isInteger(pid) && !alive(pid)) await rm(join(dirname(dir), name), { recursive: true, force: true });
   }
 }
 
