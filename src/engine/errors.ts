@@ -13,7 +13,9 @@ export type EngineErrorCode =
   | 'device_lost'
   | 'worker_failed'
   | 'tool_mode_unsupported'
+  /** A remote engine server (vLLM, llama-server) cannot be reached or its connection was lost. */
   | 'server_unreachable'
+  /** A remote engine server answered with an error, or with something this client cannot use. */
   | 'server_error'
   | 'internal';
 

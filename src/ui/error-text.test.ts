@@ -9,6 +9,8 @@ it.each([
   ['tool_mode_unsupported', /not trained to use tools/, /Turn tools off/],
   ['insufficient_memory', /out of memory/, /smaller model/],
   ['worker_failed', /could not start/, /Content-Security-Policy/],
+  ['server_unreachable', /cannot be reached/, /server is running/],
+  ['server_error', /answered with an error/, /server’s own words/],
 ])('%s has plain words and advice', (code, title, advice) => {
   const p = plainError({ name: 'EngineError', code, message: 'raw detail' });
   expect(p.title).toMatch(title);

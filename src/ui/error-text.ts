@@ -46,6 +46,14 @@ const BY_CODE: Record<string, { title: string; advice: string }> = {
     title: 'This model was not trained to use tools.',
     advice: 'Turn tools off in Settings, or pick a Llama 3.1 or 3.2 model.',
   },
+  server_unreachable: {
+    title: 'The engine server cannot be reached.',
+    advice: 'Check that the server is running and its address is right; your conversation is kept, so send again once it is back.',
+  },
+  server_error: {
+    title: 'The engine server answered with an error.',
+    advice: 'The details below are the server’s own words; check its model and settings, then send again.',
+  },
   aborted: { title: 'Stopped.', advice: 'Send a new message whenever you like.' },
   internal: { title: 'Something went wrong inside the engine.', advice: 'Try again; if it keeps happening, reload the page.' },
   turn_order: {

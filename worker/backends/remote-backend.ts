@@ -1,0 +1,103 @@
+/**
+ * The `remote` SamplingBackend: a vLLM or llama-server process samples; we send the whole prompt as
+ * ids with every sampling setting (remote/completion-request.ts) and read the streamed ids back
+ * (remote/completion-stream.ts). Works in Node and in a browser worker (fetch and streams only).
+ *
+ * Invariants: one request at a time per backend; every request's fetch is aborted when generate
+ * returns or throws, so the server stops generating for it; an abort of the caller's signal resolves
+ * with what arrived (the engine treats it as an abort); every failure is an EngineError naming the
+ * server (remote/server-errors.ts). The server's cache is its own: we only report what it says it reused.
+ */
+import { createParser } from 'eventsource-parser';
+import { EngineError } from '../../src/engine/errors';
+import type { SamplingBackend, SamplingOutcome, SamplingRequest } from './backend';
+import { completionBody } from './remote/completion-request';
+import { CompletionStream, type StreamReport } from './remote/completion-stream';
+import { probeServer, type ServerInfo } from './remote/probe-server';
+import { endpoint, headers, type RemoteEngineConfig } from './remote/remote-config';
+import { httpError, unreachable } from './remote/server-errors';
+import { fetchOnFreshConnection } from './remote/stale-connection';
+
+/** The outcome with what the server said about the prompt (promptTokens, evaluatedTokens) and the finish. */
+export type RemoteOutcome = SamplingOutcome & StreamReport;
+
+export interface RemoteBackend extends SamplingBackend {
+  readonly server: ServerInfo;
+  generate(request: SamplingRequest, onIds: (ids: number[]) => void, signal: AbortSignal): Promise<RemoteOutcome>;
+}
+
+/** Probes the server (so a wrong URL, key or model fails here, in plain words) and returns the backend. */
+export async function createRemoteBackend(config: RemoteEngineConfig, signal?: AbortSignal): Promise<RemoteBackend> {
+  const server = await probeServer(config, signal);
+  return new Remote({ ...config, kind: server.kind }, server);
+}
+
+class Remote implements RemoteBackend {
+  readonly kind = 'sampling' as const;
+  readonly device: string;
+  private disposed = false;
+
+  constructor(
+    private readonly config: RemoteEngineConfig & Required<Pick<RemoteEngineConfig, 'kind'>>,
+    readonly server: ServerInfo,
+  ) {
+    this.device = `${server.kind} at ${config.url}`;
+  }
+
+  async generate(request: SamplingRequest, onIds: (ids: number[]) => void, signal: AbortSignal): Promise<RemoteOutcome> {
+    if (this.disposed) throw new EngineError('not_loaded', 'the remote engine was closed');
+    const { url } = this.config;
+    const stream = new CompletionStream(url, request.prompt, new Set(request.stopIds), request.maxTokens);
+    const outcome = (): RemoteOutcome => stream.report();
+    if (signal.aborted) return outcome();
+    const cut = new AbortController();
+    const both = AbortSignal.any([signal, cut.signal]);
+    try {
+      let res: Response;
+      try {
+        res = await fetchOnFreshConnection(this.config.fetch ?? fetch, endpoint(url, 'completions'), {
+          method: 'POST',
+          headers: headers(this.config, true),
+          body: JSON.stringify(completionBody(request, this.config.kind, this.config.model)),
+          signal: both,
+        });
+      } catch (e) {
+        if (signal.aborted) return outcome();
+        throw unreachable(url, e, 'connect');
+      }
+      if (!res.ok) throw httpError(url, res.status, await res.text().catch(() => ''));
+      if (!res.body) throw new EngineError('server_error', `the engine server at ${url} answered without a body`);
+      const events: string[] = [];
+      const parser = createParser({ onEvent: (event) => events.push(event.data) });
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (e) {
+          if (signal.aborted) return outcome();
+          throw unreachable(url, e, 'stream');
+        }
+        if (chunk.done) break;
+        parser.feed(decoder.decode(chunk.value, { stream: true }));
+        for (const data of events.splice(0)) {
+          const { ids, overrun } = stream.accept(data);
+          if (ids.length > 0) onIds(ids);
+          if (overrun) return outcome();
+        }
+        if (stream.complete) break;
+      }
+      const last = stream.finish();
+      if (last.length > 0) onIds(last);
+      return outcome();
+    } finally {
+      // Closes the connection when we stopped early or failed: the server stops generating for it.
+      cut.abort();
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+  }
+}
