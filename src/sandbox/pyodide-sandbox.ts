@@ -49,7 +49,9 @@ type Ending = { kind: 'done'; outcome: CellOutcome } | { kind: 'timeout' } | { k
 export class PyodideSandbox implements Sandbox {
   private readonly config: WorkerConfig;
   private readonly timeoutMs: number;
-  private readonly startTimeoutMs: number;
+  readonly startTimeoutMs: number;
+  /** The interpreter whose startup finished (a run on it starts at once). */
+  private up: Interpreter | null = null;
   private readonly container: HTMLElement | undefined;
   private interpreter: Interpreter | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -71,6 +73,10 @@ export class PyodideSandbox implements Sandbox {
     this.timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
     this.startTimeoutMs = options.startTimeoutMs ?? DEFAULTS.startTimeoutMs;
     this.container = options.container;
+  }
+
+  get ready(): boolean {
+    return this.interpreter !== null && this.up === this.interpreter && this.interpreter.alive;
   }
 
   /** How long the latest interpreter took to load Pyodide, measured in its worker; null until one is ready. */
@@ -107,7 +113,12 @@ export class PyodideSandbox implements Sandbox {
         workerConfig: this.config,
         startTimeoutMs: this.startTimeoutMs,
       });
-      interpreter.ready.then((ms) => (this.startMs = ms)).catch(() => {});
+      interpreter.ready
+        .then((ms) => {
+          this.startMs = ms;
+          this.up = interpreter;
+        })
+        .catch(() => {});
       this.interpreter = interpreter;
     }
     return this.interpreter;

@@ -26,6 +26,10 @@ export interface SandboxResult {
 }
 
 export interface Sandbox {
+  /** An interpreter is up: a run starts at once. */
+  readonly ready: boolean;
+  /** How long a run waits for an interpreter to start before it fails (its own limit, apart from the run's). */
+  readonly startTimeoutMs: number;
   /** Starts the interpreter in the background (Pyodide's cold start is seconds). Idempotent. */
   warm(): Promise<void>;
   /**

@@ -10,6 +10,8 @@ function fakeSandbox(answer: Partial<SandboxResult> = {}) {
   const calls: Array<{ code: string; options?: SandboxRunOptions }> = [];
   let warmed = 0;
   const sandbox: Sandbox = {
+    ready: false,
+    startTimeoutMs: 60_000,
     warm: async () => void warmed++,
     run: async (code, options) => {
       calls.push({ code, options });
@@ -78,6 +80,7 @@ describe('codeInterpreterTool', () => {
     const tool = codeInterpreterTool(fake.sandbox);
     await tool.execute({ code: 'pass' }, { signal: new AbortController().signal });
     expect(fake.calls[0]!.options).toMatchObject({ timeoutMs: 10_000 });
+    (fake.sandbox as { ready: boolean }).ready = true;
     expect(tool.timeoutMs).toBe(10_000);
   });
 
@@ -95,5 +98,15 @@ describe('codeInterpreterTool', () => {
     const fake = fakeSandbox();
     await codeInterpreterTool(fake.sandbox).warm();
     expect(fake.warmed()).toBe(1);
+  });
+});
+
+describe('the code interpreter\'s own time limit', () => {
+  it('covers the interpreter\'s startup until one is up, then only the run (the loop waits that long plus a second)', () => {
+    const { sandbox } = fakeSandbox();
+    const tool = codeInterpreterTool(sandbox, { timeoutMs: 5_000 });
+    expect(tool.timeoutMs).toBe(65_000);
+    (sandbox as { ready: boolean }).ready = true;
+    expect(tool.timeoutMs).toBe(5_000);
   });
 });

@@ -30,7 +30,13 @@ export function codeInterpreterTool(sandbox: Sandbox, options: CodeInterpreterOp
   const timeoutMs = options.timeoutMs ?? DEFAULT_CODE_TIMEOUT_MS;
   return {
     name: 'code_interpreter',
-    timeoutMs,
+    /**
+     * The sandbox enforces both its limits itself — the run's, and the interpreter's startup, which a cold
+     * first call also waits for — so the loop's own timer allows for both (read at each call).
+     */
+    get timeoutMs() {
+      return sandbox.ready ? timeoutMs : timeoutMs + sandbox.startTimeoutMs;
+    },
     description:
       "Runs Python 3 code (Pyodide, standard library only, no network) and returns stdout, stderr, the last expression's repr and any traceback. Variables persist between calls.",
     parameters: {

@@ -8,10 +8,14 @@ import type { Sandbox, SandboxResult } from '../../src/sandbox/sandbox';
 
 export class NodePythonSandbox implements Sandbox {
   private pyodide: Promise<PyodideInterface> | null = null;
+  ready = false;
+  readonly startTimeoutMs = 60_000;
 
   warm(): Promise<void> {
     this.pyodide ??= loadPyodide();
-    return this.pyodide.then(() => {});
+    return this.pyodide.then(() => {
+      this.ready = true;
+    });
   }
 
   async run(code: string): Promise<SandboxResult> {
