@@ -18,6 +18,8 @@ export interface OnnxEnvironment {
   wasmBase?: string;
   /** Whether remote (hub) models may be fetched. */
   allowRemote: boolean;
+  /** Browser only: WASM threads (default: wasmThreads(), every core up to 4 when cross-origin isolated). Fixed at the first session. */
+  wasmThreads?: number;
 }
 
 type TjsDevice = 'webgpu' | 'wasm' | 'cpu';
@@ -72,7 +74,7 @@ function configureEnvironment(environment: OnnxEnvironment, remote: boolean): vo
   env.localModelPath = environment.localModelPath;
   env.allowRemoteModels = remote && environment.allowRemote;
   const wasm = (env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } }).wasm;
-  if (wasm && !IN_NODE) wasm.numThreads = wasmThreads().threads;
+  if (wasm && !IN_NODE) wasm.numThreads = environment.wasmThreads ?? wasmThreads().threads;
   if (wasm && environment.wasmBase) {
     wasm.wasmPaths = {
       mjs: `${environment.wasmBase}ort-wasm-simd-threaded.asyncify.mjs`,
