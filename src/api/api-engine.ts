@@ -22,11 +22,17 @@ export interface SurfaceOptions {
   knowledgeCutoff?: string;
 }
 
-/** The loaded model and the turn's dependencies; a 503 when nothing is loaded. */
-export function turnDeps(engine: ApiEngine, options: SurfaceOptions, memory: TranscriptMemory): { model: LoadedModelInfo; deps: ChatTurnDeps } {
+/** The loaded model and the tokenizer to serve it with; a 503 when nothing is loaded. */
+export function served(engine: ApiEngine, options: SurfaceOptions): { model: LoadedModelInfo; tokenizer: TextTokenizer } {
   const model = engine.model ?? null;
   const tokenizer = options.tokenizer ?? engine.tokenizer ?? null;
   if (!model || !tokenizer) throw new ApiError(503, 'service_unavailable', 'not_loaded', 'no model is loaded: load one before sending requests');
+  return { model, tokenizer };
+}
+
+/** The loaded model and a chat turn's dependencies. */
+export function turnDeps(engine: ApiEngine, options: SurfaceOptions, memory: TranscriptMemory): { model: LoadedModelInfo; deps: ChatTurnDeps } {
+  const { model, tokenizer } = served(engine, options);
   const deps: ChatTurnDeps = {
     engine,
     tokenizer,

@@ -16,9 +16,10 @@ import { parsePieces } from '../format/parse';
 import { renderSegments, segmentsToIds, segmentsToText } from '../format/render';
 import { PYTHON_TAG_TEXT } from '../format/special-tokens';
 import type { Conversation, Message, Segment, TextTokenizer, ToolCall } from '../format/types';
-import { ApiError, toApiError } from './api-error';
+import { toApiError } from './api-error';
 import type { ChatTurnRequest, ChatTurnResult, TurnFinish } from './chat-types';
 import { ContentStream } from './content-stream';
+import { checkRoom } from './context-room';
 import { generatePieces, type Emitted } from './generate-pieces';
 import { newCallId, replyCalls } from './reply-calls';
 import { toTranscript } from './to-transcript';
@@ -105,15 +106,6 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
 
 export function runChatTurn(deps: ChatTurnDeps, request: ChatTurnRequest, handlers: TurnHandlers = {}): Promise<ChatTurnResult> {
   return runPreparedTurn(deps, prepareChatTurn(deps, request), handlers);
-}
-
-/** The engine's own rule (the prompt must leave room) and OpenAI's (prompt + max_tokens must fit), before anything is generated. */
-function checkRoom(promptTokens: number, maxTokens: number | undefined, contextWindow: number | undefined): void {
-  if (contextWindow === undefined) return;
-  const wanted = maxTokens !== undefined ? ` + max_tokens ${maxTokens}` : '';
-  if (promptTokens >= contextWindow || promptTokens + (maxTokens ?? 0) > contextWindow) {
-    throw new ApiError(400, 'invalid_request_error', 'context_length_exceeded', `the prompt has ${promptTokens} tokens${wanted} and the context window is ${contextWindow}`, maxTokens !== undefined && promptTokens < contextWindow ? 'max_tokens' : 'messages');
-  }
 }
 
 /** The conversation runAgent would render: tool options from the offered tools, the date pinned when any is on. */
