@@ -13,6 +13,8 @@ export interface ApiToolCall {
   name: string;
   /** JSON text of the arguments; for a call the model wrote but that could not be read, the text it wrote. */
   arguments: string;
+  /** Set on calls returned for an attempt that could not be read (their `arguments` is not JSON). */
+  unreadable?: true;
 }
 
 /** Where a message came from in the surface's own request, for error messages (`messages[3]`). */

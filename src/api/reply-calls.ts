@@ -9,11 +9,11 @@ import type { ToolCall } from '../format/types';
 import type { ApiToolCall } from './chat-types';
 
 export function replyCalls(calls: readonly ToolCall[], newId: () => string): ApiToolCall[] {
-  return calls.map((call) => ({
-    id: newId(),
-    name: call.name,
-    arguments: call.kind === 'invalid' ? String(call.arguments.text ?? '') : JSON.stringify(call.arguments),
-  }));
+  return calls.map((call) =>
+    call.kind === 'invalid'
+      ? { id: newId(), name: call.name, arguments: String(call.arguments.text ?? ''), unreadable: true }
+      : { id: newId(), name: call.name, arguments: JSON.stringify(call.arguments) },
+  );
 }
 
 /** `call_` and 24 random hex digits: unique enough to key the transcript memory. */

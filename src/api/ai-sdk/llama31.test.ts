@@ -87,6 +87,19 @@ describe('llama31 under ai 7', () => {
     expect(sent.map((p) => p.ids)).toEqual(expected.map((p) => p.ids));
   });
 
+  it('a call the model botched reaches the AI SDK as an invalid tool call; its error goes back as the result and the loop goes on', async () => {
+    const botched = '{"name": "get_weather", "parameters": {"city": }';
+    engine.forceNextRun([scriptIds(`${botched}<|eot_id|>`, tokenizer), scriptIds('Sorry, let me retry.<|eot_id|>', tokenizer)]);
+    const before = turns.length;
+    const r = await generateText({ model: model(), prompt: QUESTION, tools, stopWhen: stepCountIs(3) });
+    expect(r.steps[0]!.content.map((p) => p.type)).toEqual(['tool-call', 'tool-error']);
+    expect(r.text).toBe('Sorry, let me retry.');
+    const second = turns[before + 1]!;
+    expect(second.prompt.text).toContain(`${botched}<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\n{"error": "AI_InvalidToolInputError`);
+    const first = turns[before]!.usage;
+    expect(second.usage.cachedTokens).toBe(first.promptTokens + first.completionTokens - 1);
+  });
+
   it("toolChoice 'none' reaches the engine as bans", async () => {
     engine.forceNextRun([scriptIds('No tools.<|eot_id|>', tokenizer)]);
     const r = await generateText({ model: model(), prompt: QUESTION, tools, toolChoice: 'none' });

@@ -157,6 +157,22 @@ describe('chat.completions.create', () => {
     expect(turns.at(-1)!.prompt.text).toContain('{"name": "get_weather", "parameters": {"city": "Lyon"}}<|eot_id|>');
   });
 
+  it('a call the model botched is returned as written (arguments not JSON) and replays as emitted when sent back', async () => {
+    const botched = '{"name": "get_weather", "parameters": {"city": }';
+    force(`${botched}<|eot_id|>`);
+    const first = await api.chat.completions.create({ model: MODEL, messages: [user('Weather?')], tools: [WEATHER] });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(call.function).toEqual({ name: 'get_weather', arguments: botched });
+    force('Sorry.<|eot_id|>');
+    const second = await api.chat.completions.create({
+      model: MODEL,
+      messages: [user('Weather?'), first.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: '{"error": "arguments are not JSON"}' }],
+      tools: [WEATHER],
+    });
+    expect(turns.at(-1)!.prompt.text).toContain(`${botched}<|eot_id|><|start_header_id|>ipython`);
+    expect(second.usage.prompt_tokens_details!.cached_tokens).toBe(first.usage.prompt_tokens + first.usage.completion_tokens - 1);
+  });
+
   it('a stop string ends the reply before it, aborting the generation there', async () => {
     force('Hello world. And more text after it.<|eot_id|>');
     const r = await api.chat.completions.create({ model: MODEL, messages: [user('Hi')], stop: [' And'] });
@@ -241,6 +257,16 @@ describe('refused requests (nothing is generated)', () => {
       body: { model: MODEL, messages: [{ role: 'user', content: 'x' }, { role: 'assistant', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'b', content: 'r' }] },
       status: 400,
       param: 'messages[2].tool_call_id',
+    },
+    'a second result for one call': {
+      body: { model: MODEL, messages: [{ role: 'user', content: 'x' }, { role: 'assistant', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'a', content: 'r' }, { role: 'tool', tool_call_id: 'a', content: 'r' }] },
+      status: 400,
+      param: 'messages[3].tool_call_id',
+    },
+    'two calls sharing an id': {
+      body: { model: MODEL, messages: [{ role: 'user', content: 'x' }, { role: 'assistant', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'a', type: 'function', function: { name: 'g', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'a', content: 'r' }] },
+      status: 400,
+      param: 'messages[1].tool_calls',
     },
     'a call left without a result': {
       body: { model: MODEL, messages: [{ role: 'user', content: 'x' }, { role: 'assistant', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'b', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'b', content: 'r' }] },

@@ -131,6 +131,12 @@ describe('failures', () => {
     expect(await r.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'invalid_json' } });
   });
 
+  it('a body past the limit is a 413', async () => {
+    const r = await post('/chat/completions', JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x'.repeat(9 * 1024 * 1024) }] }));
+    expect(r.status).toBe(413);
+    expect(await r.json()).toMatchObject({ error: { code: 'request_too_large' } });
+  });
+
   it('an unknown route is a 404, a wrong method a 405', async () => {
     expect((await post('/embeddings', '{}')).status).toBe(404);
     const r = await fetch(`${base}/chat/completions`);

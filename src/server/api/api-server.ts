@@ -72,6 +72,8 @@ export function createApiServer(options: ApiServerOptions): Server {
     run().catch((e: unknown) => {
       if (isAbortError(e) || res.headersSent) return; // the client has gone, or a stream ended its own way
       const error = toApiError(e);
+      // A body that was not read to its end leaves the connection unusable: close it after answering.
+      if (error.status === 413) res.setHeader('connection', 'close');
       sendJson(res, error.status, error.toJSON());
     });
   });
