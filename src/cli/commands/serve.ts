@@ -1,12 +1,13 @@
 import { isIP } from 'node:net';
 import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { createApiServer } from '../../server/api/api-server';
+import { LOOPBACK_HOSTS } from '../../server/api/request-guards';
 import { createNodeEngine } from '../../../worker/create-node-engine';
 import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
 import { resolveModelId } from '../model-id';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+const LOOPBACK = new Set(LOOPBACK_HOSTS);
 
 /**
  * `serve [--port N] [--host H] [--model ID|micro] [--api-key KEY]`: the OpenAI-compatible server on
@@ -31,7 +32,8 @@ export async function serve(args: string[]): Promise<void> {
 
   const engine = createNodeEngine();
   await engine.load(modelId);
-  const server = createApiServer({ engine, tokenizer: loadTokenizer(), ...(apiKey ? { apiKey } : {}) });
+  const loopback = LOOPBACK.has(host);
+  const server = createApiServer({ engine, tokenizer: loadTokenizer(), allowedHosts: loopback ? LOOPBACK_HOSTS : null, ...(apiKey ? { apiKey } : {}) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => reject(new CliError(`cannot listen on ${host}:${port} (${e.code ?? e.message})`)));
     server.listen(port, host, resolve);
@@ -39,7 +41,7 @@ export async function serve(args: string[]): Promise<void> {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   const shown = isIP(host) === 6 ? `[${host}]` : host;
-  if (!LOOPBACK.has(host) && !apiKey) process.stderr.write(`warning: serving ${host} without an API key: anyone who can reach it can use the model\n`);
+  if (!loopback && !apiKey) process.stderr.write(`warning: serving ${host} without an API key: anyone who can reach it can use the model\n`);
   process.stdout.write(`serving ${modelId} at http://${shown}:${bound}/v1\n`);
 
   const stop = () => {

@@ -5,7 +5,7 @@
  * route and method, a failure after the stream started, a client that disconnects mid-stream.
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +135,30 @@ describe('failures', () => {
     const r = await post('/chat/completions', JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x'.repeat(9 * 1024 * 1024) }] }));
     expect(r.status).toBe(413);
     expect(await r.json()).toMatchObject({ error: { code: 'request_too_large' } });
+  });
+
+  it('a body that is not JSON (what a cross-site page can send without a preflight) is a 415, and nothing runs', async () => {
+    const before = engine.calls.length;
+    const r = await post('/chat/completions', JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }), { 'content-type': 'text/plain' });
+    expect(r.status).toBe(415);
+    expect(await r.json()).toMatchObject({ error: { code: 'unsupported_media_type' } });
+    expect(engine.calls.length).toBe(before);
+  });
+
+  it('a request addressed to another name (DNS rebinding) is a 403; loopback names pass', async () => {
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${base}/models`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const port = new URL(base).port;
+    expect(await status(`attacker.example:${port}`)).toBe(403);
+    expect(await status(`localhost:${port}`)).toBe(200);
+    expect(await status(`[::1]:${port}`)).toBe(200);
   });
 
   it('an unknown route is a 404, a wrong method a 405', async () => {

@@ -3,8 +3,10 @@
  * (JSON, or server-sent events with `"stream": true`) over the same surfaces the page uses
  * (src/api/openai/), on one in-process engine.
  *
- * Invariants: every failure is OpenAI's error shape with its status (bad JSON and bad fields 400, a
- * wrong key 401, an unknown model or route 404, a prompt that does not fit 400
+ * Invariants: nothing is read before the guards pass (request-guards.ts: JSON only, loopback names on
+ * a loopback bind; then the key); every failure is OpenAI's error shape with its status (bad JSON and
+ * bad fields 400, a wrong key 401, a foreign Host 403, an unknown model or route 404, a body that is
+ * not JSON 415, a prompt that does not fit 400
  * `context_length_exceeded`); a client that disconnects aborts its generation, so the engine is free
  * for the next request at once; requests are served one at a time by the engine, in arrival order.
  */
@@ -18,12 +20,15 @@ import type { TranscriptMemory } from '../../api/transcript-memory';
 import { isAbortError } from '../../engine/errors';
 import { checkBearer } from './bearer-auth';
 import { readJsonBody } from './read-json-body';
+import { checkContentType, checkHost, LOOPBACK_HOSTS } from './request-guards';
 import { endEvents, sendEvent, startEvents } from './sse';
 
 export interface ApiServerOptions extends SurfaceOptions {
   engine: ApiEngine;
   /** Every request must carry `Authorization: Bearer <apiKey>` (default: no key asked). */
   apiKey?: string;
+  /** Host names requests may be addressed to (default: loopback's); null accepts any (a non-loopback bind). */
+  allowedHosts?: readonly string[] | null;
   memory?: TranscriptMemory;
   onTurn?: (turn: ChatTurnResult) => void;
 }
@@ -31,7 +36,7 @@ export interface ApiServerOptions extends SurfaceOptions {
 type Handler = (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => Promise<void>;
 
 export function createApiServer(options: ApiServerOptions): Server {
-  const { engine, apiKey, ...surface } = options;
+  const { engine, apiKey, allowedHosts = LOOPBACK_HOSTS, ...surface } = options;
   const chat = createChatCompletions(engine, surface);
   const text = createTextCompletions(engine, surface);
   const created = Math.floor(Date.now() / 1000);
@@ -62,7 +67,9 @@ export function createApiServer(options: ApiServerOptions): Server {
     });
     const path = new URL(req.url ?? '/', 'http://server').pathname.replace(/\/+$/, '');
     const run = async () => {
+      checkHost(req, allowedHosts);
       checkBearer(req, apiKey);
+      checkContentType(req);
       const byMethod = routes[path];
       const handler = byMethod ? byMethod[req.method ?? ''] : req.method === 'GET' ? modelRoute(path) : undefined;
       if (handler) return handler(req, res, controller.signal);
