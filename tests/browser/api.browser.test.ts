@@ -81,8 +81,12 @@ describe('createChatCompletions in the page', () => {
 
 describe('the AI SDK provider in the page', () => {
   type Usage = { inputTokens: number; outputTokens: number; inputTokenDetails: { cacheReadTokens: number } };
-  it('generateText with one tool and stopWhen: stepCountIs(3) completes a two-step loop', async () => {
-    const r = await scenario<{ text: string; steps: Array<{ finish: string; calls: unknown[]; usage: Usage }> }>('aiGenerate', ids(CALL, ANSWER));
+  it("generateText with one tool and stopWhen: stepCountIs(3) completes a two-step loop, each step's prompt runAgent's", async () => {
+    type Prompt = { ids: number[]; text: string };
+    const r = await scenario<{ text: string; prompts: Prompt[]; steps: Array<{ finish: string; calls: unknown[]; usage: Usage }> }>('aiGenerate', ids(CALL, ANSWER));
+    const agent = await scenario<Prompt[]>('agentPrompts', ids(CALL, ANSWER));
+    expect(r.prompts.map((p) => p.text)).toEqual(agent.map((p) => p.text));
+    expect(r.prompts.map((p) => p.ids)).toEqual(agent.map((p) => p.ids));
     expect(r.steps.map((s) => s.finish)).toEqual(['tool-calls', 'stop']);
     expect(r.steps[0]!.calls).toEqual([['get_weather', { city: 'Paris' }]]);
     expect(r.text).toBe('It is 21 degrees in Paris.');

@@ -9,10 +9,13 @@ import { request, type Server } from 'node:http';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptIds } from '../../agent/scripted-output';
+import { collect, ofType } from '../../agent/collect-events';
+import { runAgent } from '../../agent/run-agent';
+import { forceSteps, scriptIds } from '../../agent/scripted-output';
 import type { ChatTurnResult } from '../../api/chat-types';
 import { EngineError } from '../../engine/errors';
 import { loadTokenizer } from '../../format/tokenizer/load-node';
+import { defineCustomTool } from '../../tools/custom-tool';
 import { createNodeEngine } from '../../../worker/create-node-engine';
 import type { Engine } from '../../../worker/engine';
 import { recordingEngine, type RecordingEngine } from '../../../tests/support/recording-engine';
@@ -20,6 +23,7 @@ import { createApiServer } from './api-server';
 
 const tokenizer = loadTokenizer();
 const MODEL = 'tiny-llama';
+const DATE = '11 August 2026';
 let node: Engine;
 let engine: RecordingEngine;
 let server: Server;
@@ -36,7 +40,7 @@ beforeAll(async () => {
   node = createNodeEngine();
   await node.load(MODEL);
   engine = recordingEngine(node, tokenizer);
-  server = createApiServer({ engine, date: '11 August 2026', onTurn: (t) => turns.push(t) });
+  server = createApiServer({ engine, date: DATE, onTurn: (t) => turns.push(t) });
   base = await listen(server);
   client = new OpenAI({ baseURL: base, apiKey: 'unused', maxRetries: 0 });
 });
@@ -69,6 +73,15 @@ describe('chat completions over HTTP with the openai client', () => {
     expect(second.usage!.prompt_tokens_details!.cached_tokens).toBe(cached);
     expect(engine.calls.at(-1)!.result!.stats.prefilledTokens).toBe(second.usage!.prompt_tokens - cached);
     console.log(`server cache reuse (tiny, custom tool): ${second.usage!.prompt_tokens} prompt tokens, ${cached} cached, ${second.usage!.prompt_tokens - cached} prefilled`);
+
+    // What the server sent the engine is what runAgent renders for the same conversation.
+    const served = turns.slice(-2).map((t) => t.prompt);
+    const weather = defineCustomTool({ name: 'get_weather', description: 'Current weather for a city', parameters: schema, readOnly: true, execute: async () => '{"temperature_c": 21}' });
+    const scripts = ['{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>', 'It is 21 degrees.<|eot_id|>'];
+    const agent = await collect(runAgent({ engine: node, tokenizer, tools: [weather], conversation: { date: DATE, messages: [{ role: 'user', content: 'Weather in Paris?' }] }, logitsProcessors: forceSteps(scripts, tokenizer) }));
+    const rendered = ofType(agent, 'step-finish').map((e) => e.prompt);
+    expect(served.map((p) => p.text)).toEqual(rendered.map((p) => p.text));
+    expect(served.map((p) => p.ids)).toEqual(rendered.map((p) => p.ids));
   });
 
   it('two parallel calls, streamed, answered in reverse order: results written in call order', async () => {

@@ -74,8 +74,10 @@ const scenarios: Record<string, (forced: number[][]) => Promise<unknown>> = {
   },
   async aiGenerate(forced) {
     engine().forceNextRun(forced);
-    const r = await generateText({ model: llama31(engine(), { date: DATE }), prompt: 'Weather in Paris?', tools: aiTools(), stopWhen: stepCountIs(3) });
-    return { text: r.text, steps: r.steps.map((s) => ({ finish: s.finishReason, calls: s.toolCalls.map((c) => [c.toolName, c.input]), usage: s.usage })) };
+    const before = turns.length;
+    const r = await generateText({ model: llama31(engine(), { date: DATE, onTurn: (t) => turns.push(t) }), prompt: 'Weather in Paris?', tools: aiTools(), stopWhen: stepCountIs(3) });
+    const prompts = turns.slice(before).map((t) => t.prompt);
+    return { text: r.text, prompts, steps: r.steps.map((s) => ({ finish: s.finishReason, calls: s.toolCalls.map((c) => [c.toolName, c.input]), usage: s.usage })) };
   },
   async aiStream(forced) {
     engine().forceNextRun(forced);
