@@ -107,6 +107,17 @@ describe('llama31 under ai 7', () => {
     expect(engine.calls.at(-1)!.request.logitsProcessors).toEqual([{ type: 'ban', tokens: [PYTHON_TAG, 128008] }]);
   });
 
+  it('cancelling the stream stops the generation cleanly (an abort, not an engine failure)', async () => {
+    const { stream } = await model().doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'Talk' }] }], maxOutputTokens: 2000 });
+    const reader = stream.getReader();
+    while ((await reader.read()).value?.type !== 'text-delta');
+    await reader.cancel();
+    await node.generate({ tokens: [128000], maxTokens: 1 }); // queued behind the cancelled run: it has ended
+    const run = engine.calls.at(-1)!;
+    expect(run.result?.stop).toBe('abort');
+    expect(run.result!.stats.decodedTokens).toBeLessThan(2000);
+  });
+
   it('refuses what it cannot honour, naming it', async () => {
     const m = model();
     const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x' }] }];

@@ -81,9 +81,11 @@ export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): Lang
       const { deps, turn, modelId } = prepare(options);
       const abort = new AbortController();
       const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, abort.signal]) : abort.signal;
+      let cancelled = false;
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         start(controller) {
-          const push = (part: LanguageModelV4StreamPart) => controller.enqueue(part);
+          // After a cancel the stream takes nothing more (enqueue would throw inside the engine's callback).
+          const push = (part: LanguageModelV4StreamPart) => cancelled || controller.enqueue(part);
           push({ type: 'stream-start', warnings: [] });
           push({ type: 'response-metadata', modelId, timestamp: new Date() });
           let textOpen = false;
@@ -103,9 +105,10 @@ export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): Lang
                 push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments });
               }
               push({ type: 'finish', finishReason: finishReason(result), usage: usage(result), providerMetadata: { [PROVIDER_KEY]: { stop: result.stop } } });
-              controller.close();
+              if (!cancelled) controller.close();
             },
             (e: unknown) => {
+              if (cancelled) return;
               if (isAbortError(e)) return controller.error(e);
               push({ type: 'error', error: sdkError(e, options) });
               controller.close();
@@ -113,6 +116,7 @@ export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): Lang
           );
         },
         cancel() {
+          cancelled = true;
           abort.abort();
         },
       });

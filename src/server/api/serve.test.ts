@@ -1,7 +1,7 @@
 /**
  * `npm run serve` as people run it (a child process, the micro model, unforced and greedy) driven by
  * the official `openai` client, unmodified: a plain and a streamed completion, the micro model's own
- * code call answered with `role: "tool"`, and the failure statuses.
+ * code call answered with `role: "tool"`, the bearer key from LLAMA_API_KEY, and the failure statuses.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -36,11 +36,12 @@ function stopServe(child: ChildProcess | undefined): void {
   if (child?.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
 }
 
+const KEY = 'sesame';
 beforeAll(async () => {
-  const started = await startServe(['--port', '0']);
+  const started = await startServe(['--port', '0'], { LLAMA_API_KEY: KEY });
   server = started.child;
   baseURL = started.url;
-  client = new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0 });
+  client = new OpenAI({ baseURL, apiKey: KEY, maxRetries: 0 });
 }, 120_000);
 afterAll(() => stopServe(server));
 
@@ -87,22 +88,17 @@ describe('npm run serve with the openai client', () => {
     console.log(`serve cache reuse: second request ${second.usage!.prompt_tokens} prompt tokens, ${cached} cached, ${second.usage!.prompt_tokens - cached} prefilled`);
   });
 
+  it('the key from LLAMA_API_KEY is required: a wrong or missing one is a 401', async () => {
+    const wrong = new OpenAI({ baseURL, apiKey: 'guess', maxRetries: 0 });
+    await expect(wrong.models.list()).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    const missing = await fetch(`${baseURL}/models`);
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ error: { type: 'authentication_error', message: expect.stringContaining('missing the API key') } });
+  });
+
   it('failures in OpenAI error shape: unknown model 404, unsupported field 400, context overflow 400', async () => {
     await expect(client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
     await expect(client.chat.completions.create({ model: MICRO, messages: [{ role: 'user', content: 'x' }], top_logprobs: 2 })).rejects.toMatchObject({ status: 400, param: 'top_logprobs' });
     await expect(client.chat.completions.create({ model: MICRO, messages: [{ role: 'user', content: 'word '.repeat(2000) }] })).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded' });
-  });
-});
-
-describe('npm run serve with a key', () => {
-  let keyed: { child: ChildProcess; url: string } | undefined;
-  beforeAll(async () => void (keyed = await startServe(['--port', '0'], { LLAMA_API_KEY: 'sesame' })), 120_000);
-  afterAll(() => stopServe(keyed?.child));
-
-  it('refuses a wrong key with 401 and serves the right one', async () => {
-    const wrong = new OpenAI({ baseURL: keyed!.url, apiKey: 'guess', maxRetries: 0 });
-    await expect(wrong.models.list()).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
-    const right = new OpenAI({ baseURL: keyed!.url, apiKey: 'sesame', maxRetries: 0 });
-    expect((await right.models.list()).data).toHaveLength(1);
   });
 });
