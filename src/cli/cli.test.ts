@@ -97,6 +97,10 @@ describe('cli', () => {
     },
     'an unknown command': { args: ['frobnicate'], error: /unknown command/ },
     'ask without a question': { args: ['ask'], error: /missing the question/ },
+    'ask with an unknown model': { args: ['ask', '--model', 'nope', 'hi'], error: /unknown model "nope"/ },
+    'serve with a bad port': { args: ['serve', '--port', 'http'], error: /--port: expected 0 to 65535/ },
+    'serve with an unknown model': { args: ['serve', '--model', 'nope'], error: /unknown model "nope"/ },
+    'serve with an unknown flag': { args: ['serve', '--bind', '0.0.0.0'], error: /Unknown option '--bind'/ },
   };
   for (const [name, { args, error }] of Object.entries(bad)) {
     it(`${name}: one-line error on stderr, exit code 2`, () => {

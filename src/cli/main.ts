@@ -8,9 +8,10 @@ import { ask } from './commands/ask';
 import { parse } from './commands/parse';
 import { render } from './commands/render';
 import { replay } from './commands/replay';
+import { serve } from './commands/serve';
 import { tokenize } from './commands/tokenize';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { render, parse, tokenize, replay, ask };
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { render, parse, tokenize, replay, ask, serve };
 
 const USAGE = `usage: cli <command>
   render [--ids] FILE   the exact prompt (or its ids) for a conversation file
@@ -21,7 +22,10 @@ const USAGE = `usage: cli <command>
                         -> {prompts, steps, toolResults}
   ask [--model ID|micro] [--results FILE] "question"
                         the unforced loop in Node (greedy; default the micro model)
-                        -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}`;
+                        -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}
+  serve [--port N] [--host H] [--model ID|micro] [--api-key KEY]
+                        the OpenAI-compatible server (default the micro model on 127.0.0.1:8080;
+                        the key also from LLAMA_API_KEY) -> prints its URL`;
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;

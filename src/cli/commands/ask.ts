@@ -2,11 +2,11 @@ import type { AgentEvent } from '../../agent/events';
 import { parseRecording, recordedTools } from '../../agent/recorded-tools';
 import { runAgent } from '../../agent/run-agent';
 import { collect, ofType } from '../../agent/collect-events';
-import { MODELS } from '../../engine/models';
 import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { createNodeEngine } from '../../../worker/create-node-engine';
 import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
+import { resolveModelId } from '../model-id';
 import { printJson, readJsonFile } from '../io';
 import { nodeTools } from '../node-tools';
 
@@ -51,12 +51,8 @@ function stepsOf(events: AgentEvent[]) {
 
 function readOptions(args: string[]): { modelId: string; results?: string; question: string } {
   const { values, positionals } = parseCliArgs(args, { model: { type: 'string', default: 'micro' }, results: { type: 'string' } });
-  const model = values.model;
   const results = values.results;
   const question = positionals.join(' ').trim();
   if (!question) throw new CliError('missing the question');
-  // "micro" names the offline demo model, whatever its id.
-  const modelId = model === 'micro' ? MODELS.find((m) => m.demo)?.id : model;
-  if (!modelId) throw new CliError('no demo (micro) model in models/models.json');
-  return { modelId, question, ...(results ? { results } : {}) };
+  return { modelId: resolveModelId(values.model), question, ...(results ? { results } : {}) };
 }

@@ -1,0 +1,143 @@
+/**
+ * An OpenAI chat completions request (untrusted JSON) → one ChatTurnRequest. Every field this
+ * project does not support — or supports only at its default — is refused with a 400 naming it.
+ * OpenAI `tools` become Llama custom tools, shown in the prompt as the same function schemas;
+ * `builtin_tools` (the extension) offers Llama's built-ins.
+ */
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
+import { invalidField, unsupportedField } from '../api-error';
+import type { ApiMessage, ApiToolCall, ChatTurnRequest, PromptTool, ToolChoice } from '../chat-types';
+import { defaultOnly, isObject, objectAt, onlyKnown, present, requiredString, textContent, type JsonObject } from './fields';
+import { GENERATION_FIELDS, readGenerationFields } from './generation-fields';
+
+const CHAT_FIELDS = [
+  'model', 'messages', 'tools', 'tool_choice', 'builtin_tools', 'parallel_tool_calls', 'max_completion_tokens', 'logprobs', 'response_format',
+  ...GENERATION_FIELDS,
+];
+
+export interface ChatRequest {
+  model: string;
+  turn: ChatTurnRequest;
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+/** OpenAI's rule for function names. */
+const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function readChatRequest(value: unknown): ChatRequest {
+  const body = objectAt(value, 'body');
+  onlyKnown(body, CHAT_FIELDS, '');
+  const model = requiredString(body, 'model');
+  defaultOnly(body, 'parallel_tool_calls', true, 'Llama 3.1 may make several calls in one message, and each is returned');
+  defaultOnly(body, 'logprobs', false, 'log probabilities are not returned');
+  if (present(body, 'response_format')) {
+    const format = objectAt(body.response_format, 'response_format');
+    if (format.type !== 'text') throw unsupportedField('response_format', 'only {"type": "text"}: replies are not constrained to a schema');
+    onlyKnown(format, ['type'], 'response_format');
+  }
+  const generation = readGenerationFields(body, ['max_tokens', 'max_completion_tokens']);
+  const tools = readTools(body);
+  const builtinTools = readBuiltinTools(body);
+  const turn: ChatTurnRequest = {
+    messages: readMessages(body.messages),
+    tools,
+    builtinTools,
+    toolChoice: readToolChoice(body),
+    sampling: generation.sampling,
+    stop: generation.stop,
+    ...(generation.maxTokens !== undefined ? { maxTokens: generation.maxTokens } : {}),
+  };
+  return { model, turn, stream: generation.stream, includeUsage: generation.includeUsage };
+}
+
+function readMessages(value: unknown): ApiMessage[] {
+  if (!Array.isArray(value) || value.length === 0) throw invalidField('messages', 'expected a non-empty array of messages');
+  return value.map((m, i) => readMessage(m, `messages[${i}]`));
+}
+
+function readMessage(value: unknown, at: string): ApiMessage {
+  const m = objectAt(value, at);
+  const role = m.role;
+  if (role === 'system' || role === 'developer' || role === 'user') {
+    onlyKnown(m, ['role', 'content'], at);
+    return { source: at, role: role === 'user' ? 'user' : 'system', content: textContent(m.content, `${at}.content`) };
+  }
+  if (role === 'assistant') {
+    onlyKnown(m, ['role', 'content', 'tool_calls', 'refusal'], at);
+    if (present(m, 'refusal')) throw unsupportedField(`${at}.refusal`, 'this model does not refuse through a separate field');
+    const content = present(m, 'content') ? textContent(m.content, `${at}.content`) : '';
+    const toolCalls = present(m, 'tool_calls') ? readToolCalls(m.tool_calls, `${at}.tool_calls`) : [];
+    if (!present(m, 'content') && toolCalls.length === 0) throw invalidField(`${at}.content`, 'an assistant message needs content or tool_calls');
+    return { source: at, role, content, toolCalls };
+  }
+  if (role === 'tool') {
+    onlyKnown(m, ['role', 'content', 'tool_call_id'], at);
+    return { source: at, role, toolCallId: requiredString(m, 'tool_call_id', at), content: textContent(m.content, `${at}.content`) };
+  }
+  throw invalidField(`${at}.role`, `expected system, developer, user, assistant or tool (got ${JSON.stringify(role)})`);
+}
+
+function readToolCalls(value: unknown, at: string): ApiToolCall[] {
+  if (!Array.isArray(value)) throw invalidField(at, 'expected an array');
+  return value.map((c, j) => {
+    const call = objectAt(c, `${at}[${j}]`);
+    onlyKnown(call, ['id', 'type', 'function'], `${at}[${j}]`);
+    if (call.type !== 'function') throw invalidField(`${at}[${j}].type`, 'expected "function"');
+    const fn = objectAt(call.function, `${at}[${j}].function`);
+    onlyKnown(fn, ['name', 'arguments'], `${at}[${j}].function`);
+    return { id: requiredString(call, 'id', `${at}[${j}]`), name: requiredString(fn, 'name', `${at}[${j}].function`), arguments: requiredString(fn, 'arguments', `${at}[${j}].function`) };
+  });
+}
+
+function readTools(body: JsonObject): PromptTool[] {
+  if (!present(body, 'tools')) return [];
+  if (!Array.isArray(body.tools)) throw invalidField('tools', 'expected an array of function tools');
+  const names = new Set<string>();
+  return body.tools.map((t, i) => {
+    const at = `tools[${i}]`;
+    const tool = objectAt(t, at);
+    onlyKnown(tool, ['type', 'function'], at);
+    if (tool.type !== 'function') throw unsupportedField(`${at}.type`, `only "function" tools (Llama's built-ins go in builtin_tools), got ${JSON.stringify(tool.type)}`);
+    const fn = objectAt(tool.function, `${at}.function`);
+    onlyKnown(fn, ['name', 'description', 'parameters', 'strict'], `${at}.function`);
+    const name = requiredString(fn, 'name', `${at}.function`);
+    if (!FUNCTION_NAME.test(name)) throw invalidField(`${at}.function.name`, 'expected 1 to 64 letters, digits, _ or -');
+    if (isBuiltinToolName(name)) throw invalidField(`${at}.function.name`, `"${name}" is a Llama 3.1 built-in tool: offer it through builtin_tools`);
+    if (names.has(name)) throw invalidField(`${at}.function.name`, `two tools are named "${name}"`);
+    names.add(name);
+    if (fn.strict === true) throw unsupportedField(`${at}.function.strict`, 'arguments are written by the model, not constrained to the schema');
+    if (present(fn, 'description') && typeof fn.description !== 'string') throw invalidField(`${at}.function.description`, 'expected a string');
+    if (present(fn, 'parameters') && !isObject(fn.parameters)) throw invalidField(`${at}.function.parameters`, 'expected a JSON schema object');
+    return promptSchema(name, fn);
+  });
+}
+
+/** The schema as the prompt shows it: `{"type": "function", "function": {name, description, parameters}}`, the keys runAgent writes, in its order. */
+function promptSchema(name: string, fn: JsonObject): PromptTool {
+  const schema = { name, ...(present(fn, 'description') ? { description: fn.description } : {}), ...(present(fn, 'parameters') ? { parameters: fn.parameters } : {}) };
+  return { type: 'function', function: schema as PromptTool['function'] };
+}
+
+function readBuiltinTools(body: JsonObject): BuiltinToolName[] {
+  if (!present(body, 'builtin_tools')) return [];
+  const list = body.builtin_tools;
+  if (!Array.isArray(list)) throw invalidField('builtin_tools', `expected an array of ${BUILTIN_TOOL_NAMES.join(', ')}`);
+  list.forEach((name, i) => {
+    if (typeof name !== 'string' || !isBuiltinToolName(name)) throw invalidField(`builtin_tools[${i}]`, `expected one of ${BUILTIN_TOOL_NAMES.join(', ')}`);
+    if (list.indexOf(name) !== i) throw invalidField(`builtin_tools[${i}]`, `"${name}" is listed twice`);
+  });
+  return list as BuiltinToolName[];
+}
+
+function readToolChoice(body: JsonObject): ToolChoice {
+  if (!present(body, 'tool_choice')) return { type: 'auto' };
+  const choice = body.tool_choice;
+  if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
+  const named = objectAt(choice, 'tool_choice');
+  onlyKnown(named, ['type', 'function'], 'tool_choice');
+  if (named.type !== 'function') throw invalidField('tool_choice.type', 'expected "function"');
+  const fn = objectAt(named.function, 'tool_choice.function');
+  onlyKnown(fn, ['name'], 'tool_choice.function');
+  return { type: 'function', name: requiredString(fn, 'name', 'tool_choice.function') };
+}

@@ -1,0 +1,75 @@
+/**
+ * The generation fields chat and text completions share: sampling, limits, stop strings, streaming.
+ * Ranges are OpenAI's; each maps onto the engine's own setting (src/engine/contract.ts).
+ */
+import type { SamplingParams } from '../../engine/contract';
+import { VOCAB_SIZE } from '../../format/special-tokens';
+import { invalidField } from '../api-error';
+import { defaultOnly, isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, type JsonObject } from './fields';
+
+export const GENERATION_FIELDS = [
+  'temperature', 'top_p', 'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias',
+  'max_tokens', 'stop', 'stream', 'stream_options', 'n',
+] as const;
+
+export interface GenerationFields {
+  sampling: SamplingParams;
+  maxTokens?: number;
+  stop: string[];
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+const MAX_STOPS = 4;
+
+export function readGenerationFields(body: JsonObject, maxTokensKeys: readonly string[] = ['max_tokens']): GenerationFields {
+  const sampling: SamplingParams = {};
+  const set = <K extends keyof SamplingParams>(key: K, value: SamplingParams[K] | undefined) => {
+    if (value !== undefined) sampling[key] = value;
+  };
+  set('temperature', optionalNumber(body, 'temperature', { min: 0, max: 2 }));
+  set('topP', optionalNumber(body, 'top_p', { min: 0, max: 1, minExclusive: true }));
+  set('seed', optionalNumber(body, 'seed', { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, integer: true }));
+  set('frequencyPenalty', optionalNumber(body, 'frequency_penalty', { min: -2, max: 2 }));
+  set('presencePenalty', optionalNumber(body, 'presence_penalty', { min: -2, max: 2 }));
+  set('logitBias', logitBias(body));
+  defaultOnly(body, 'n', 1, 'one choice per request');
+  const stream = optionalBoolean(body, 'stream') ?? false;
+  return { sampling, maxTokens: maxTokens(body, maxTokensKeys), stop: stops(body), stream, includeUsage: includeUsage(body, stream) };
+}
+
+function maxTokens(body: JsonObject, keys: readonly string[]): number | undefined {
+  const given = keys.filter((k) => present(body, k));
+  if (given.length > 1) throw invalidField(given[1]!, `give either ${given.join(' or ')}, not both`);
+  return given[0] ? optionalNumber(body, given[0], { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }) : undefined;
+}
+
+function stops(body: JsonObject): string[] {
+  if (!present(body, 'stop')) return [];
+  const list = typeof body.stop === 'string' ? [body.stop] : body.stop;
+  if (!Array.isArray(list) || !list.every((s) => typeof s === 'string' && s !== '')) throw invalidField('stop', 'expected a non-empty string or an array of them');
+  if (list.length > MAX_STOPS) throw invalidField('stop', `at most ${MAX_STOPS} stop strings`);
+  return list as string[];
+}
+
+/** `{"<token id>": bias}` with bias in [-100, 100]; added to that token's logit before sampling. */
+function logitBias(body: JsonObject): Record<number, number> | undefined {
+  if (!present(body, 'logit_bias')) return undefined;
+  const out: Record<number, number> = {};
+  for (const [key, bias] of Object.entries(objectAt(body.logit_bias, 'logit_bias'))) {
+    const id = Number(key);
+    if (!/^\d+$/.test(key) || id >= VOCAB_SIZE) throw invalidField(`logit_bias.${key}`, `expected a token id below ${VOCAB_SIZE}`);
+    if (typeof bias !== 'number' || !(bias >= -100 && bias <= 100)) throw invalidField(`logit_bias.${key}`, 'expected a bias from -100 to 100');
+    out[id] = bias;
+  }
+  return out;
+}
+
+function includeUsage(body: JsonObject, stream: boolean): boolean {
+  if (!present(body, 'stream_options')) return false;
+  if (!stream) throw invalidField('stream_options', 'only with "stream": true');
+  const options = body.stream_options;
+  if (!isObject(options)) throw invalidField('stream_options', 'expected an object');
+  onlyKnown(options, ['include_usage'], 'stream_options');
+  return optionalBoolean(options, 'include_usage', 'stream_options') ?? false;
+}

@@ -1,0 +1,54 @@
+import { isIP } from 'node:net';
+import { loadTokenizer } from '../../format/tokenizer/load-node';
+import { createApiServer } from '../../server/api/api-server';
+import { LOOPBACK_HOSTS } from '../../server/api/request-guards';
+import { createNodeEngine } from '../../../worker/create-node-engine';
+import { parseCliArgs } from '../args';
+import { CliError } from '../cli-error';
+import { resolveModelId } from '../model-id';
+
+const LOOPBACK = new Set(LOOPBACK_HOSTS);
+
+/**
+ * `serve [--port N] [--host H] [--model ID|micro] [--api-key KEY]`: the OpenAI-compatible server on
+ * the in-process engine (default the micro model, on 127.0.0.1:8080; `--port 0` picks a free port).
+ * Binding elsewhere than loopback takes an explicit --host. The bearer key comes from --api-key or
+ * LLAMA_API_KEY (the environment keeps it out of the process list). Prints one line with the URL.
+ */
+export async function serve(args: string[]): Promise<void> {
+  const { values, positionals } = parseCliArgs(args, {
+    port: { type: 'string', default: '8080' },
+    host: { type: 'string', default: '127.0.0.1' },
+    model: { type: 'string', default: 'micro' },
+    'api-key': { type: 'string' },
+  });
+  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"`);
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '') || port > 65535) throw new CliError(`--port: expected 0 to 65535, got "${values.port}"`);
+  const host = values.host ?? '127.0.0.1';
+  const apiKey = values['api-key'] ?? process.env.LLAMA_API_KEY;
+  if (apiKey === '') throw new CliError('the API key is empty');
+  const modelId = resolveModelId(values.model);
+
+  const engine = createNodeEngine();
+  await engine.load(modelId);
+  const loopback = LOOPBACK.has(host);
+  const server = createApiServer({ engine, tokenizer: loadTokenizer(), allowedHosts: loopback ? LOOPBACK_HOSTS : null, ...(apiKey ? { apiKey } : {}) });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(new CliError(`cannot listen on ${host}:${port} (${e.code ?? e.message})`)));
+    server.listen(port, host, resolve);
+  });
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  const shown = isIP(host) === 6 ? `[${host}]` : host;
+  if (!loopback && !apiKey) process.stderr.write(`warning: serving ${host} without an API key: anyone who can reach it can use the model\n`);
+  process.stdout.write(`serving ${modelId} at http://${shown}:${bound}/v1\n`);
+
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    void engine.unload();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

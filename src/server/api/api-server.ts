@@ -1,0 +1,110 @@
+/**
+ * The OpenAI-compatible HTTP server (Node): `/v1/models`, `/v1/chat/completions` and `/v1/completions`
+ * (JSON, or server-sent events with `"stream": true`) over the same surfaces the page uses
+ * (src/api/openai/), on one in-process engine.
+ *
+ * Invariants: nothing is read before the guards pass (request-guards.ts: JSON only, loopback names on
+ * a loopback bind; then the key); every failure is OpenAI's error shape with its status (bad JSON and
+ * bad fields 400, a wrong key 401, a foreign Host 403, an unknown model or route 404, a body that is
+ * not JSON 415, a prompt that does not fit 400
+ * `context_length_exceeded`); a client that disconnects aborts its generation, so the engine is free
+ * for the next request at once; requests are served one at a time by the engine, in arrival order.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { ApiEngine, SurfaceOptions } from '../../api/api-engine';
+import { ApiError, toApiError } from '../../api/api-error';
+import type { ChatTurnResult } from '../../api/chat-types';
+import { createChatCompletions } from '../../api/openai/create-chat-completions';
+import { createTextCompletions } from '../../api/openai/text-completions';
+import type { TranscriptMemory } from '../../api/transcript-memory';
+import { isAbortError } from '../../engine/errors';
+import { checkBearer } from './bearer-auth';
+import { readJsonBody } from './read-json-body';
+import { checkContentType, checkHost, LOOPBACK_HOSTS } from './request-guards';
+import { endEvents, sendEvent, startEvents } from './sse';
+
+export interface ApiServerOptions extends SurfaceOptions {
+  engine: ApiEngine;
+  /** Every request must carry `Authorization: Bearer <apiKey>` (default: no key asked). */
+  apiKey?: string;
+  /** Host names requests may be addressed to (default: loopback's); null accepts any (a non-loopback bind). */
+  allowedHosts?: readonly string[] | null;
+  memory?: TranscriptMemory;
+  onTurn?: (turn: ChatTurnResult) => void;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => Promise<void>;
+
+export function createApiServer(options: ApiServerOptions): Server {
+  const { engine, apiKey, allowedHosts = LOOPBACK_HOSTS, ...surface } = options;
+  const chat = createChatCompletions(engine, surface);
+  const text = createTextCompletions(engine, surface);
+  const created = Math.floor(Date.now() / 1000);
+
+  const models = (): Array<{ id: string; object: 'model'; created: number; owned_by: string }> =>
+    engine.model ? [{ id: engine.model.modelId, object: 'model', created, owned_by: 'llama-agent-web' }] : [];
+
+  const routes: Record<string, Partial<Record<string, Handler>>> = {
+    '/v1/models': { GET: async (_req, res) => sendJson(res, 200, { object: 'list', data: models() }) },
+    '/v1/chat/completions': { POST: async (req, res, signal) => answer(res, await chat.chat.completions.create((await readJsonBody(req)) as never, { signal })) },
+    '/v1/completions': { POST: async (req, res, signal) => answer(res, await text.completions.create((await readJsonBody(req)) as never, { signal })) },
+  };
+
+  const modelRoute = (path: string): Handler | undefined => {
+    const id = /^\/v1\/models\/(.+)$/.exec(path)?.[1];
+    if (id === undefined) return undefined;
+    return async (_req, res) => {
+      const model = models().find((m) => m.id === decodeURIComponent(id));
+      if (!model) throw new ApiError(404, 'not_found_error', 'model_not_found', `The model "${decodeURIComponent(id)}" does not exist here`, 'model');
+      sendJson(res, 200, model);
+    };
+  };
+
+  return createServer((req, res) => {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const path = new URL(req.url ?? '/', 'http://server').pathname.replace(/\/+$/, '');
+    const run = async () => {
+      checkHost(req, allowedHosts);
+      checkBearer(req, apiKey);
+      checkContentType(req);
+      const byMethod = routes[path];
+      const handler = byMethod ? byMethod[req.method ?? ''] : req.method === 'GET' ? modelRoute(path) : undefined;
+      if (handler) return handler(req, res, controller.signal);
+      if (byMethod) throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${req.method} is not allowed on ${path}: use ${Object.keys(byMethod).join(', ')}`);
+      throw new ApiError(404, 'not_found_error', 'unknown_url', `no route ${req.method} ${path}: this server serves /v1/models, /v1/chat/completions and /v1/completions`);
+    };
+    run().catch((e: unknown) => {
+      if (isAbortError(e) || res.headersSent) return; // the client has gone, or a stream ended its own way
+      const error = toApiError(e);
+      // A body that was not read to its end leaves the connection unusable: close it after answering.
+      if (error.status === 413) res.setHeader('connection', 'close');
+      sendJson(res, error.status, error.toJSON());
+    });
+  });
+}
+
+/** A finished response as JSON, a stream as server-sent events. */
+async function answer(res: ServerResponse, out: object | AsyncIterable<unknown>): Promise<void> {
+  if (!(Symbol.asyncIterator in out)) return sendJson(res, 200, out);
+  startEvents(res);
+  try {
+    for await (const chunk of out) sendEvent(res, chunk);
+    endEvents(res);
+  } catch (e) {
+    if (isAbortError(e)) {
+      res.destroy();
+      return;
+    }
+    endEvents(res, toApiError(e));
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
