@@ -118,6 +118,8 @@ export class Engine {
       throw e instanceof EngineError ? e : new EngineError('internal', `generation failed: ${errorMessage(e)}`);
     }
     batcher.flush();
+    // The consumer's own callback failed: the generation stopped at a token boundary, the cache is consistent.
+    if (batcher.failure) throw batcher.failure.error;
     return result;
   }
 

@@ -81,7 +81,7 @@ export async function generateWithLogits(
     batcher.push(next);
     if (stats.decodedTokens >= maxTokens) break;
     await yieldToEventLoop();
-    if (signal?.aborted) {
+    if (signal?.aborted || batcher.failure) {
       stats.decodeMs = performance.now() - t1;
       return { tokens: emitted, stop: 'abort', stopId: null, stats };
     }

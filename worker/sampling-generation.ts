@@ -31,7 +31,7 @@ export async function generateWithSampler(
     }
     emitted.push(id);
     batcher.push(id);
-    return stats.decodedTokens >= maxTokens;
+    return stats.decodedTokens >= maxTokens || batcher.failure !== null;
   };
 
   const t0 = performance.now();

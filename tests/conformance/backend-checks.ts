@@ -144,6 +144,23 @@ export const CHECKS: Record<string, Check> = {
     equal((await s.engine.generate(greedy(b, n))).tokens, (await reference(s, greedy(b, n))).tokens, 'tokens after an abort');
   },
 
+  "a consumer whose callback throws gets its error back, and the cache stays usable": async (s) => {
+    const a = promptIds(14, 10);
+    const error = await s.engine.generate(greedy(a, 64), () => {
+      throw new Error('the page dropped the stream');
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    ok(error instanceof Error && error.message === 'the page dropped the stream', `expected the callback's own error, got ${String(error)}`);
+    // Not a backend failure: what the engine holds is still a prefix of this prompt's conversation, and reused.
+    const n = s.decode ?? 4;
+    const r = await s.engine.generate(greedy([...a, 903], n));
+    const rollsBack = !(s.kind === 'logits' && !s.canTruncate);
+    if (rollsBack && r.stats.reusedTokens !== null) ok(r.stats.reusedTokens >= a.length, `the cache was thrown away (reused ${r.stats.reusedTokens})`);
+    equal(r.tokens, (await reference(s, greedy([...a, 903], n))).tokens, 'tokens after a failed consumer');
+  },
+
   'an already aborted request does no work': async (s) => {
     const controller = new AbortController();
     controller.abort();
