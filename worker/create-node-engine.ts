@@ -5,6 +5,7 @@ import { EngineError } from '../src/engine/errors';
 import type { ModelEntry } from '../src/engine/model-list';
 import { MODELS } from '../src/engine/models';
 import { createOnnxBackend } from './backends/onnx-backend';
+import { openNodeSession } from './backends/onnx-node-session';
 import { Engine } from './engine';
 
 const MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../models');
@@ -17,7 +18,7 @@ export function createNodeEngine(models: readonly ModelEntry[] = MODELS): Engine
       if (ctx.entry.backend !== 'onnx') {
         throw new EngineError('webgpu_unavailable', `${ctx.entry.id} runs on web-llm, which needs WebGPU in a browser`);
       }
-      return createOnnxBackend(ctx, { localModelPath: `${MODELS_DIR}/`, allowRemote: false });
+      return createOnnxBackend(ctx, { localModelPath: `${MODELS_DIR}/`, allowRemote: false, openLocal: openNodeSession });
     },
   });
 }

@@ -51,7 +51,9 @@ window.peers = {
     model = await AutoModelForCausalLM.from_pretrained(micro.path!, { dtype: 'fp32', device: 'wasm', local_files_only: true });
     llama = new Wllama({ default: wllamaWasm }, { suppressNativeLog: true });
     const gguf = await (await fetch(here(`/models/${micro.path}/gguf/${micro.path}-f32.gguf`))).blob();
-    await llama.loadModel([gguf], { n_threads: threads, n_gpu_layers: 0, n_ctx: 2048, n_batch: 512 });
+    // F32 attention and cache, as our runtime computes: llama.cpp's defaults (flash attention through F16,
+    // an F16 KV cache) move logits by ~1e-2, enough to flip a near-tie at 1,000 tokens of context.
+    await llama.loadModel([gguf], { n_threads: threads, n_gpu_layers: 0, n_ctx: 2048, n_batch: 512, flash_attn: false, cache_type_k: 'f32', cache_type_v: 'f32' });
     return { isolated: crossOriginIsolated, threads: wasm.numThreads ?? 0, wllamaThreads: llama.getNumThreads(), wllamaMultithread: llama.isMultithread(), cores: navigator.hardwareConcurrency };
   },
 

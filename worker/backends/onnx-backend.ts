@@ -9,6 +9,7 @@ import { EngineError } from '../../src/engine/errors';
 import { isSoftwareAdapterInfo } from '../../src/engine/model-fit';
 import { wasmThreads } from '../capabilities';
 import type { BackendLoadContext, LogitsBackend } from './backend';
+import type { ModelConfig, NodeSession } from './onnx-node-session';
 import { OnnxSessionBackend, type OnnxShape, type OrtSession } from './onnx-session';
 
 export interface OnnxEnvironment {
@@ -20,6 +21,8 @@ export interface OnnxEnvironment {
   allowRemote: boolean;
   /** Browser only: WASM threads (default: wasmThreads(), every core up to 4 when cross-origin isolated). Fixed at the first session. */
   wasmThreads?: number;
+  /** Node: opens a local model folder itself (onnx-node-session.ts), instead of transformers.js's loader. */
+  openLocal?: (dir: string, dtype: string) => Promise<NodeSession>;
 }
 
 type TjsDevice = 'webgpu' | 'wasm' | 'cpu';
@@ -32,6 +35,16 @@ export async function createOnnxBackend(ctx: BackendLoadContext, environment: On
   configureEnvironment(environment, !!entry.remote);
   const device = await chooseDevice(ctx.options.device ?? 'auto');
   if (device === 'webgpu') await checkGpuFeatures(entry.requiredFeatures);
+  if (environment.openLocal && !entry.remote) {
+    let opened: NodeSession;
+    try {
+      opened = await environment.openLocal(`${environment.localModelPath}${entry.path}`, entry.dtype);
+    } catch (e) {
+      throw new EngineError('load_failed', `could not load ${entry.id} on ${device}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    ctx.onProgress({ loadedBytes: entry.sizeBytes, totalBytes: entry.sizeBytes, text: 'ready' });
+    return new OnnxSessionBackend(opened.session, onnxShape(opened.config, opened.session, entry.dtype), device, PREFILL_CHUNK[device], opened.release);
+  }
   const progress = progressAggregator(ctx.onProgress);
   let model: PreTrainedModel;
   try {
@@ -46,7 +59,8 @@ export async function createOnnxBackend(ctx: BackendLoadContext, environment: On
   }
   const session = (model as unknown as { sessions: { model: OrtSession & { inputMetadata?: Array<{ name: string; type?: string }> } } }).sessions.model;
   const watchLoss = device === 'webgpu' ? webgpuDevice().then((d) => d?.lost) : undefined;
-  return new OnnxSessionBackend(session, onnxShape(model, session, entry.dtype), device, PREFILL_CHUNK[device], async () => void (await model.dispose()), watchLoss);
+  const config = model.config as unknown as ModelConfig;
+  return new OnnxSessionBackend(session, onnxShape(config, session, entry.dtype), device, PREFILL_CHUNK[device], async () => void (await model.dispose()), watchLoss);
 }
 
 /**
@@ -56,8 +70,7 @@ export async function createOnnxBackend(ctx: BackendLoadContext, environment: On
  */
 const PREFILL_CHUNK: Record<TjsDevice, number> = { cpu: 512, wasm: 512, webgpu: 512 };
 
-function onnxShape(model: PreTrainedModel, session: { inputMetadata?: Array<{ name: string; type?: string }> }, dtype: string): OnnxShape {
-  const c = model.config as unknown as { num_hidden_layers: number; num_attention_heads: number; num_key_value_heads?: number; head_dim?: number; hidden_size: number };
+function onnxShape(c: ModelConfig, session: { inputMetadata?: Array<{ name: string; type?: string }> }, dtype: string): OnnxShape {
   const declared = session.inputMetadata?.find((m) => m.name === 'past_key_values.0.key')?.type;
   const kvType = declared === 'float16' || (declared === undefined && (dtype === 'fp16' || dtype === 'q4f16')) ? 'float16' : 'float32';
   return { layers: c.num_hidden_layers, kvHeads: c.num_key_value_heads ?? c.num_attention_heads, headDim: c.head_dim ?? c.hidden_size / c.num_attention_heads, kvType };
