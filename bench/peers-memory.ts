@@ -1,22 +1,31 @@
 /**
- * One 4,000-token prefill in a process of its own, for its peak memory (`maxRSS` covers everything
- * onnxruntime allocated natively too): `ours` — our engine on the micro model (chunked prefill);
+ * One 4,000-token prefill in a process of its own, for its peak memory (resident: it covers what
+ * onnxruntime allocates natively too). The process's peak is reset after loading (Linux: writing 5 to
+ * /proc/self/clear_refs resets VmHWM), so the load's own peak does not hide the prefill's: `ours` — our engine on the micro model (chunked prefill);
  * `unchunked` — transformers.js's forward on the whole prompt at once, logits of the last position only,
  * which is what our engine did before chunking. Prints {"baselineMiB", "peakMiB"} as JSON. Run by the
  * peers section.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { AutoModelForCausalLM, env, Tensor } from '@huggingface/transformers';
 import { MODELS } from '../src/engine/models';
-import { loadTokenizer } from '../src/format/tokenizer/load-node';
 import { createNodeEngine } from '../worker/create-node-engine';
-import { benchEntry, benchPrompt } from './peers-workloads';
+import { benchEntry } from './peers-workloads';
 
-const PROMPT_TOKENS = 4000;
 const MiB = (kb: number) => Math.round(kb / 1024);
 
-async function main(who: string): Promise<void> {
+/** A field of /proc/self/status, in kB (VmRSS: resident now; VmHWM: the peak since the last reset). */
+function residentKb(field: 'VmRSS' | 'VmHWM'): number {
+  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  if (!line) throw new Error(`no ${field} in /proc/self/status`);
+  return Number(line.replace(/\D+/g, ''));
+}
+
+async function main(who: string, idsFile: string | undefined): Promise<void> {
   const micro = MODELS.find((m) => m.demo)!;
-  const prompt = benchPrompt(loadTokenizer(), PROMPT_TOKENS).ids;
+  // The engine holds no tokenizer (the page does): the prompt's ids come from the parent, so they are not counted here.
+  if (!idsFile) throw new Error('peers-memory: pass the file holding the prompt ids');
+  const prompt = JSON.parse(readFileSync(idsFile, 'utf8')) as number[];
   let run: () => Promise<void>;
   if (who === 'ours') {
     const entry = benchEntry(micro);
@@ -34,12 +43,13 @@ async function main(who: string): Promise<void> {
       await model.forward({ input_ids: ids, attention_mask: mask, num_logits_to_keep: new Tensor('int64', BigInt64Array.of(1n), []) });
     };
   } else throw new Error(`peers-memory: unknown runner ${who}`);
-  const baselineMiB = MiB(process.resourceUsage().maxRSS);
+  writeFileSync('/proc/self/clear_refs', '5');
+  const baselineMiB = MiB(residentKb('VmHWM'));
   await run();
-  process.stdout.write(`${JSON.stringify({ baselineMiB, peakMiB: MiB(process.resourceUsage().maxRSS), promptTokens: prompt.length })}\n`);
+  process.stdout.write(`${JSON.stringify({ baselineMiB, peakMiB: MiB(residentKb('VmHWM')), promptTokens: prompt.length })}\n`);
 }
 
-main(process.argv[2] ?? '').then(
+main(process.argv[2] ?? '', process.argv[3]).then(
   () => process.exit(0),
   (e: unknown) => {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);

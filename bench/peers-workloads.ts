@@ -4,10 +4,16 @@
  * the figures every runner reports (decode tok/s after the first token, prefill tok/s, the ids).
  * Browser-safe: the Chromium page runs the same workload.
  */
+import { Tensor, type PreTrainedModel } from '@huggingface/transformers';
+import type { EngineLike } from '../src/engine/contract';
 import type { ModelEntry } from '../src/engine/model-list';
+import { FIRST_SPECIAL_ID, PYTHON_TAG, VOCAB_SIZE } from '../src/format/special-tokens';
 import type { TextTokenizer } from '../src/format/types';
 
 export const NEW_TOKENS = 128;
+
+/** Every special id but the python tag: our engine bans the structural ones itself, the stops by request. */
+export const BANNED = Array.from({ length: VOCAB_SIZE - FIRST_SPECIAL_ID }, (_, i) => FIRST_SPECIAL_ID + i).filter((id) => id !== PYTHON_TAG);
 export const CONTEXTS = [50, 1000] as const;
 
 /**
@@ -46,4 +52,33 @@ export interface RunFigures {
 
 export function sameIds(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+/** Our engine's run: greedy NEW_TOKENS from `prompt`, then its cache emptied so the next run prefills everything. */
+export async function engineRun(engine: EngineLike, prompt: number[]): Promise<RunFigures> {
+  const r = await engine.generate({ tokens: prompt, maxTokens: NEW_TOKENS, sampling: { temperature: 0 }, logitsProcessors: [{ type: 'ban', tokens: BANNED }] });
+  await engine.generate({ tokens: [PYTHON_TAG], maxTokens: 1 });
+  return { decodeTokS: (r.stats.decodedTokens - 1) / (r.stats.decodeMs / 1000), prefillTokS: prompt.length / (r.stats.prefillMs / 1000), ids: r.tokens };
+}
+
+/**
+ * transformers.js's own generate(): greedy, the same bans as bad_words_ids, timed by a streamer
+ * (generate() calls put() once with the prompt, then once per new token).
+ */
+export async function transformersRun(model: PreTrainedModel, prompt: number[]): Promise<RunFigures> {
+  let first = 0;
+  let puts = 0;
+  const streamer = { put: () => (++puts === 2 ? (first = performance.now()) : undefined), end: () => {} };
+  const started = performance.now();
+  const out = (await model.generate({
+    input_ids: new Tensor('int64', BigInt64Array.from(prompt, BigInt), [1, prompt.length]),
+    max_new_tokens: NEW_TOKENS,
+    min_new_tokens: NEW_TOKENS,
+    do_sample: false,
+    bad_words_ids: BANNED.map((id) => [id]),
+    streamer,
+  } as never)) as Tensor;
+  const ended = performance.now();
+  const ids = Array.from(out.data as BigInt64Array, Number).slice(prompt.length);
+  return { decodeTokS: (NEW_TOKENS - 1) / ((ended - first) / 1000), prefillTokS: prompt.length / ((first - started) / 1000), ids };
 }

@@ -2,18 +2,16 @@
 // weights — our engine (its onnx backend on onnxruntime-web), transformers.js's own generate() (the same
 // runtime, its forward and sampler) and wllama (llama.cpp compiled to WASM) on the F32 GGUF of the
 // same weights. Each runs the shared workload (bench/peers-workloads.ts).
-import { AutoModelForCausalLM, env, Tensor, type PreTrainedModel } from '@huggingface/transformers';
+import { AutoModelForCausalLM, env, type PreTrainedModel } from '@huggingface/transformers';
 import { Wllama } from '@wllama/wllama';
 import wllamaWasm from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { MODELS } from '../../src/engine/models';
-import { FIRST_SPECIAL_ID, PYTHON_TAG, VOCAB_SIZE } from '../../src/format/special-tokens';
 import { fetchTokenizer, tokenizerUrl } from '../../src/format/tokenizer/fetch-tokenizer';
 import type { TextTokenizer } from '../../src/format/types';
 import { createOnnxBackend } from '../../worker/backends/onnx-backend';
 import { Engine } from '../../worker/engine';
-import { benchEntry, benchPrompt, NEW_TOKENS, type RunFigures } from '../peers-workloads';
+import { BANNED, benchEntry, benchPrompt, engineRun, NEW_TOKENS, transformersRun, type RunFigures } from '../peers-workloads';
 
-const BANNED = Array.from({ length: VOCAB_SIZE - FIRST_SPECIAL_ID }, (_, i) => FIRST_SPECIAL_ID + i).filter((id) => id !== PYTHON_TAG);
 const here = (p: string) => new URL(p, location.href).href;
 
 declare global {
@@ -57,30 +55,8 @@ window.peers = {
     return { isolated: crossOriginIsolated, threads: wasm.numThreads ?? 0, wllamaThreads: llama.getNumThreads(), wllamaMultithread: llama.isMultithread(), cores: navigator.hardwareConcurrency };
   },
 
-  async ours(context) {
-    const prompt = benchPrompt(tokenizer!, context).ids;
-    const r = await engine!.generate({ tokens: prompt, maxTokens: NEW_TOKENS, sampling: { temperature: 0 }, logitsProcessors: [{ type: 'ban', tokens: BANNED }] });
-    await engine!.generate({ tokens: [PYTHON_TAG], maxTokens: 1 });
-    return { decodeTokS: (r.stats.decodedTokens - 1) / (r.stats.decodeMs / 1000), prefillTokS: prompt.length / (r.stats.prefillMs / 1000), ids: r.tokens };
-  },
-
-  async transformers(context) {
-    const prompt = benchPrompt(tokenizer!, context).ids;
-    let first = 0;
-    let puts = 0;
-    const streamer = { put: () => (++puts === 2 ? (first = performance.now()) : undefined), end: () => {} };
-    const started = performance.now();
-    const out = (await model!.generate({
-      input_ids: new Tensor('int64', BigInt64Array.from(prompt, BigInt), [1, prompt.length]),
-      max_new_tokens: NEW_TOKENS,
-      min_new_tokens: NEW_TOKENS,
-      do_sample: false,
-      bad_words_ids: BANNED.map((id) => [id]),
-      streamer,
-    } as never)) as Tensor;
-    const ended = performance.now();
-    return { decodeTokS: (NEW_TOKENS - 1) / ((ended - first) / 1000), prefillTokS: prompt.length / ((first - started) / 1000), ids: Array.from(out.data as BigInt64Array, Number).slice(prompt.length) };
-  },
+  ours: (context) => engineRun(engine!, benchPrompt(tokenizer!, context).ids),
+  transformers: (context) => transformersRun(model!, benchPrompt(tokenizer!, context).ids),
 
   async wllama(context) {
     const { text, ids } = benchPrompt(tokenizer!, context);
