@@ -4,13 +4,14 @@
  * a real llama-server through the remote SamplingBackend (it samples; its cache is its own), and
  * node-llama-cpp as a LogitsBackend (our sampler and prefix cache; it rolls back).
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { ggufPath } from '../../scripts/setup/gguf-models';
 import type { ModelSource } from '../../src/engine/contract';
 import { nodeBackendFactory } from '../../worker/create-node-engine';
 import { Engine } from '../../worker/engine';
 import { startLlamaServer, type LlamaServer } from '../support/llama-server';
-import { CHECKS, type ConformanceSubject } from './backend-checks';
+import type { ConformanceSubject } from './backend-checks';
+import { describeConformance } from './describe-conformance';
 import { failableFactory } from './failable';
 
 const NO_GPU = async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null });
@@ -43,14 +44,4 @@ const SUBJECTS: Record<string, () => Promise<ConformanceSubject>> = {
     subjectOf(() => ({ kind: 'gguf', path: ggufPath('micro-llama', 'F32') }), { kind: 'logits', canTruncate: true }),
 };
 
-for (const [name, make] of Object.entries(SUBJECTS)) {
-  describe(`backend conformance: ${name}`, () => {
-    let subject: Promise<ConformanceSubject> | null = null;
-    for (const [check, run] of Object.entries(CHECKS)) {
-      it(check, async () => {
-        subject ??= make();
-        await run(await subject);
-      });
-    }
-  });
-}
+describeConformance(SUBJECTS);
