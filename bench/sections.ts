@@ -2,8 +2,9 @@
 import { engineSection } from './engine';
 import { loopSection } from './loop';
 import { microSection } from './micro';
+import { remoteSection } from './remote';
 import { samplerSection } from './sampler';
 import { sandboxSection } from './sandbox';
 import type { BenchSection } from './section';
 
-export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection];
+export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection, remoteSection];
