@@ -3,8 +3,9 @@ import { engineSection } from './engine';
 import { loopSection } from './loop';
 import { microSection } from './micro';
 import { peersSection } from './peers';
+import { remoteSection } from './remote';
 import { samplerSection } from './sampler';
 import { sandboxSection } from './sandbox';
 import type { BenchSection } from './section';
 
-export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection, peersSection];
+export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection, peersSection, remoteSection];

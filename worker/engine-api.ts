@@ -12,10 +12,10 @@ export function engineApi(engine: Engine, setConfig: (config: EngineConfig) => v
       setConfig(next);
     },
     capabilities: () => engine.capabilities(),
-    async load(modelId, options, onProgress, signalPort) {
+    async load(model, options, onProgress, signalPort) {
       const { signal, close } = signalFromPort(signalPort);
       try {
-        return await engine.load(modelId, options, onProgress ? (p) => void Promise.resolve(onProgress(p) as unknown).catch(() => {}) : undefined, signal);
+        return await engine.load(model, options, onProgress ? (p) => void Promise.resolve(onProgress(p) as unknown).catch(() => {}) : undefined, signal);
       } finally {
         close();
       }

@@ -11,9 +11,10 @@
  *   without the terminator, structural special ids never sampled, a forced continuation honoured,
  *   an abort as a result (`stop: 'abort'`, the ids so far), never as an error.
  */
-import type { GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress } from '../src/engine/contract';
+import type { GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress, ModelRef } from '../src/engine/contract';
 import { abortError, EngineError } from '../src/engine/errors';
 import { findModel, type ModelEntry } from '../src/engine/model-list';
+import { entryForRef } from '../src/engine/model-source';
 import { VOCAB_SIZE } from '../src/format/special-tokens';
 import type { Backend, BackendFactory } from './backends/backend';
 import { prepareRequest, type Generated } from './generation';
@@ -49,11 +50,13 @@ export class Engine {
     return this.deps.capabilities();
   }
 
-  /** Loads a model (unloading the current one). Rejects with EngineError or AbortError. */
-  load(modelId: string, options: LoadOptions = {}, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedModelInfo> {
+  /**
+   * Loads a model (unloading the current one): a models.json id, or a model the user names (a GGUF,
+   * an engine server; checked here, since it arrives as data). Rejects with EngineError or AbortError.
+   */
+  load(model: ModelRef, options: LoadOptions = {}, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedModelInfo> {
     return this.serialized(async () => {
-      const entry = findModel(this.deps.models, modelId);
-      if (!entry) throw new EngineError('unknown_model', `no model "${modelId}" in models.json`);
+      const entry = entryForRef(model, (id) => findModel(this.deps.models, id));
       if (signal?.aborted) throw abortError('load aborted');
       await this.unloadNow();
       const backend = await this.deps.createBackend({
@@ -67,9 +70,10 @@ export class Engine {
         throw abortError('load aborted');
       }
       const info: LoadedModelInfo = {
-        modelId: entry.id,
+        modelId: (typeof model !== 'string' && backend.kind === 'sampling' && backend.modelName) || entry.id,
         backend: entry.backend,
-        contextWindow: entry.contextWindow,
+        // The runtime may give a sequence less than the entry says (a server's -c, a GGUF's context).
+        contextWindow: Math.min(entry.contextWindow, backend.contextWindow ?? Infinity),
         toolCalling: entry.toolCalling,
         device: backend.device,
         sampling: { ...entry.sampling },
@@ -105,7 +109,7 @@ export class Engine {
   private async generateNow(request: GenerateRequest, onIds?: (ids: number[]) => void, signal?: AbortSignal): Promise<GenerateResult> {
     const loaded = this.loaded;
     if (!loaded) throw new EngineError('not_loaded', 'no model is loaded: call load() first');
-    const prepared = prepareRequest(request, loaded.entry.contextWindow);
+    const prepared = prepareRequest(request, loaded.info.contextWindow);
     const batcher = new IdBatcher(onIds);
     let result: Generated;
     try {

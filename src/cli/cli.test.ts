@@ -2,18 +2,29 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_RESULT } from '../../tests/fixtures/worked-example';
+import { startLlamaServer, type LlamaServer } from '../../tests/support/llama-server';
 import { MICRO_E2E_CASES } from '../../scripts/micro-llama/e2e-cases';
+import { ggufPath } from '../../scripts/setup/gguf-models';
 
 const ROOT = join(import.meta.dirname, '../..');
 const WORKED = join(ROOT, 'tests/fixtures/worked-example.json');
 
 /** Runs the CLI as people and scripts do (tsx, no npm wrapper: same process contract). */
-function cli(args: string[], stdin = '') {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { input: stdin, encoding: 'utf8', cwd: ROOT });
+function cli(args: string[], stdin = '', env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { input: stdin, encoding: 'utf8', cwd: ROOT, env: { ...process.env, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** A real llama-server that wants an API key, serving the micro model. */
+const ENGINE_KEY = 'cli-test-key';
+let server: LlamaServer;
+beforeAll(async () => {
+  server = await startLlamaServer({ args: ['--api-key', ENGINE_KEY] });
+});
+afterAll(() => server?.stop());
+const withKey = { LLAMA_ENGINE_API_KEY: ENGINE_KEY };
 
 function tempFile(content: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'conv.json');
@@ -73,17 +84,33 @@ describe('cli', () => {
     expect(report.toolResults).toEqual([{ name: 'brave_search', content: WORKED_EXAMPLE_RESULT, isError: false, recorded: true }]);
   });
 
-  it('ask runs the micro model unforced; --results answers its call from a recording', () => {
-    const oslo = MICRO_E2E_CASES.find((c) => c.name === 'population (brave_search)')!;
-    const results = tempFile(JSON.stringify({ brave_search: { [String(oslo.call!.arguments.query)]: oslo.result } }));
-    const r = cli(['ask', '--results', results, oslo.question]);
+  const oslo = MICRO_E2E_CASES.find((c) => c.name === 'population (brave_search)')!;
+  const osloResults = () => tempFile(JSON.stringify({ brave_search: { [String(oslo.call!.arguments.query)]: oslo.result } }));
+  const askEngines: Record<string, { args: string[]; env?: Record<string, string> }> = {
+    'the micro model (ONNX)': { args: [] },
+    'a GGUF file (--model FILE.gguf: node-llama-cpp, our sampler)': { args: ['--model', ggufPath('micro-llama', 'F32')] },
+    'an engine server (--engine URL, its key from LLAMA_ENGINE_API_KEY)': { args: [], env: withKey },
+  };
+  for (const [name, { args, env }] of Object.entries(askEngines)) {
+    it(`ask runs ${name} unforced; --results answers its call from a recording`, () => {
+      const r = cli(['ask', ...args, ...(env ? ['--engine', server.url] : []), '--results', osloResults(), oslo.question], '', env);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout) as { answer: string; finish: string; steps: Array<{ raw: string; stop: string; toolCalls: unknown[]; toolResults: Array<{ isError: boolean }> }> };
+      expect(out.steps.map((s) => s.stop)).toEqual(['eom', 'eot']);
+      expect(out.steps[0]!.toolCalls).toEqual([oslo.call]);
+      expect(out.steps[0]!.toolResults[0]!.isError).toBe(false);
+      expect(out.answer).toContain('634,293');
+    });
+  }
+
+  it('replay --engine URL gives the same prompts; a step recorded to its stop never needs the server', () => {
+    const r = cli(['replay', '--engine', server.url, WORKED], '', withKey);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { answer: string; finish: string; steps: Array<{ raw: string; stop: string; toolCalls: unknown[]; toolResults: Array<{ isError: boolean }> }> };
-    expect(out.steps.map((s) => s.stop)).toEqual(['eom', 'eot']);
-    expect(out.steps[0]!.toolCalls).toEqual([oslo.call]);
-    expect(out.steps[0]!.toolResults[0]!.isError).toBe(false);
-    expect(out.answer).toContain('634,293');
+    const report = JSON.parse(r.stdout) as { prompts: string[]; steps: Array<{ stop: string; prefilledTokens: number | null }> };
+    expect(report.prompts[1]).toBe(WORKED_EXAMPLE_PROMPT);
+    expect(report.steps.map((s) => [s.stop, s.prefilledTokens])).toEqual([['eom', 0], ['eot', 0]]);
   });
 
   const bad: Record<string, { args: string[]; error: RegExp }> = {
@@ -101,10 +128,15 @@ describe('cli', () => {
     'serve with a bad port': { args: ['serve', '--port', 'http'], error: /--port: expected 0 to 65535/ },
     'serve with an unknown model': { args: ['serve', '--model', 'nope'], error: /unknown model "nope"/ },
     'serve with an unknown flag': { args: ['serve', '--bind', '0.0.0.0'], error: /Unknown option '--bind'/ },
+    'an API key as a flag (it would land in shell history)': { args: ['ask', '--engine', 'http://127.0.0.1:9', '--api-key', 'k', 'hi'], error: /Unknown option '--api-key'/ },
+    'an engine URL that is not http(s)': { args: ['ask', '--engine', 'ftp://host/', 'hi'], error: /invalid_request: the engine URL must be http or https/ },
+    'a GGUF file that is not there': { args: ['ask', '--model', '/nonexistent/model.gguf', 'hi'], error: /load_failed: could not load the GGUF \/nonexistent\/model\.gguf/ },
   };
+  // Resolved when the tests run: the server's URL is known only then.
+  bad['an engine server without its key (LLAMA_ENGINE_API_KEY unset)'] = { args: ['ask', '--engine', '<server>', 'hi'], error: /server_error: the engine server at http:\/\/127\.0\.0\.1:\d+ refused the API key \(401\)/ };
   for (const [name, { args, error }] of Object.entries(bad)) {
     it(`${name}: one-line error on stderr, exit code 2`, () => {
-      const r = cli(args);
+      const r = cli(args.map((a) => (a === '<server>' ? server.url : a)), '', { LLAMA_ENGINE_API_KEY: '' });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(error);

@@ -17,15 +17,19 @@ const USAGE = `usage: cli <command>
   render [--ids] FILE   the exact prompt (or its ids) for a conversation file
   parse                 raw model output on stdin -> {content, toolCalls, stop}
   tokenize              stdin as plain content -> token ids
-  replay [--model ID] FILE
+  replay [--model ID|FILE.gguf] [--engine URL] FILE
                         run FILE through the real loop (tiny model, the model's side forced)
                         -> {prompts, steps, toolResults}
-  ask [--model ID|micro] [--results FILE] "question"
+  ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] "question"
                         the unforced loop in Node (greedy; default the micro model)
                         -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}
   serve [--port N] [--host H] [--model ID|micro] [--api-key KEY]
                         the OpenAI-compatible server (default the micro model on 127.0.0.1:8080;
-                        the key also from LLAMA_API_KEY) -> prints its URL`;
+                        the key also from LLAMA_API_KEY) -> prints its URL
+
+  --model FILE.gguf     a GGUF on disk, run by node-llama-cpp (our sampler and prefix cache)
+  --engine URL          an engine server (vLLM, llama-server): it samples; --model is then the
+                        served model's name. Its API key: the environment variable LLAMA_ENGINE_API_KEY`;
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;

@@ -12,7 +12,7 @@ import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { fetchTokenizer, tokenizerUrl } from '../format/tokenizer/fetch-tokenizer';
 import type { TextTokenizer } from '../format/types';
 import { portForSignal } from './abort-port';
-import type { EngineApi, EngineConfig, EngineLike, GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress } from './contract';
+import type { EngineApi, EngineConfig, EngineLike, GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress, ModelRef } from './contract';
 import { installErrorTransfer } from './error-transfer';
 import { EngineError } from './errors';
 
@@ -85,14 +85,14 @@ export class EngineClient<Api extends EngineApi = EngineApi> implements EngineLi
     return this.call(() => this.api.capabilities());
   }
 
-  /** Loads a model in the worker and, beside it, the page's tokenizer (once). */
-  async load(modelId: string, options: LoadOptions & { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<LoadedModelInfo> {
+  /** Loads a model in the worker (a models.json id, or a server the user named) and, beside it, the page's tokenizer (once). */
+  async load(model: ModelRef, options: LoadOptions & { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<LoadedModelInfo> {
     const { onProgress, signal, ...loadOptions } = options;
     const port = portForSignal(signal);
     this.info = null;
     const tokenizer = this.pageTokenizer ? Promise.resolve(this.pageTokenizer) : this.fetchPageTokenizer();
     tokenizer.catch(() => {}); // reported through the load below
-    const info = await this.call(() => this.api.load(modelId, loadOptions, onProgress ? proxy(onProgress) : undefined, port ? transfer(port, [port]) : undefined));
+    const info = await this.call(() => this.api.load(model, loadOptions, onProgress ? proxy(onProgress) : undefined, port ? transfer(port, [port]) : undefined));
     try {
       this.pageTokenizer = await tokenizer;
     } catch (e) {

@@ -80,6 +80,7 @@ export interface LoadProgress {
 }
 
 export interface LoadedModelInfo {
+  /** The models.json id; for a model the user named, the GGUF's file name or the server's model name. */
   modelId: string;
   backend: BackendKind;
   contextWindow: number;
@@ -90,7 +91,22 @@ export interface LoadedModelInfo {
   sampling: SamplingParams;
 }
 
-export type BackendKind = 'webllm' | 'onnx';
+/**
+ * webllm and onnx run in the page's worker; llamacpp runs a GGUF through node-llama-cpp (Node only);
+ * remote is an engine server (vLLM, llama-server) that samples on its side.
+ */
+export type BackendKind = 'webllm' | 'onnx' | 'llamacpp' | 'remote';
+
+/**
+ * A model the user names when loading it, not an entry of models.json (src/engine/model-source.ts
+ * validates it): a GGUF file on disk (Node only), or an engine server by URL and, for servers that
+ * serve several, the model's name. An API key is never part of it: Node reads it from the
+ * environment, a page never holds one (the dev/preview server's /api/engine/ adds it).
+ */
+export type ModelSource = { kind: 'gguf'; path: string } | { kind: 'server'; url: string; model?: string };
+
+/** What a load names: a models.json id, or a model the user chose. */
+export type ModelRef = string | ModelSource;
 
 /** Where the onnx backend runs. `auto` prefers WebGPU, falls back to WASM. */
 export type OnnxDevice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
@@ -126,7 +142,7 @@ export interface GpuCapabilities {
 export interface EngineApi {
   configure(config: EngineConfig): Promise<void>;
   capabilities(): Promise<GpuCapabilities>;
-  load(modelId: string, options: LoadOptions, onProgress: ((p: LoadProgress) => void) | undefined, signalPort?: MessagePort): Promise<LoadedModelInfo>;
+  load(model: ModelRef, options: LoadOptions, onProgress: ((p: LoadProgress) => void) | undefined, signalPort?: MessagePort): Promise<LoadedModelInfo>;
   unload(): Promise<void>;
   generate(request: GenerateRequest, onIds: ((ids: number[]) => void) | undefined, signalPort?: MessagePort): Promise<GenerateResult>;
 }

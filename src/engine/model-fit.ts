@@ -46,6 +46,8 @@ export function assessModel(model: ModelEntry, caps: GpuCapabilities, hints: Mac
   const fit = (status: FitStatus, reason: string): ModelFit => ({ model, status, reason });
   if (model.test) return fit('ok', 'test model: runs anywhere (WebGPU or WASM), emits noise');
   if (model.demo) return fit('ok', 'runs anywhere (WebGPU or WASM); knows only its small synthetic world');
+  if (model.backend === 'remote') return fit('ok', 'runs on its engine server: nothing is downloaded to this device');
+  if (model.backend === 'llamacpp') return fit('no', 'a GGUF file runs with node-llama-cpp in Node (the CLI), not in a browser');
   if (!caps.webgpu) return fit('no', caps.reason ?? 'WebGPU is not available');
   const missing = model.requiredFeatures.filter((f) => !(f === 'shader-f16' && caps.shaderF16));
   if (missing.includes('shader-f16')) return fit('no', 'this GPU lacks shader-f16, which these weights need: pick the q4f32 variant');

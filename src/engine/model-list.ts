@@ -3,6 +3,7 @@
  * the entry and field, never a model that half-works.
  */
 import type { BackendKind, SamplingParams } from './contract';
+import { checkServerUrl } from './model-source';
 
 export interface ModelEntry {
   id: string;
@@ -35,12 +36,19 @@ export interface ModelEntry {
   dtype?: 'fp32' | 'fp16' | 'q4' | 'q4f16' | 'q8';
   /** onnx: loaded from the public model hub rather than the local models folder. */
   remote?: boolean;
+  /** llamacpp (Node only): the GGUF file, absolute or relative to the models folder. */
+  gguf?: string;
+  /** remote: the engine server's base URL (http(s), or a path on the page's site such as /api/engine/). */
+  url?: string;
+  /** remote: the model's name on a server that serves several (vLLM needs it; llama-server takes any). */
+  serverModel?: string;
   /** Sampling this model needs, over the user's defaults (the micro model is greedy: {"temperature": 0}). */
   sampling?: SamplingParams;
 }
 
 const FAMILIES = new Set(['llama-3.1', 'llama-3.2', 'llama-3.0', 'micro', 'test']);
 const DTYPES = new Set(['fp32', 'fp16', 'q4', 'q4f16', 'q8']);
+const BACKENDS = new Set(['webllm', 'onnx', 'llamacpp', 'remote']);
 
 /** Validates a parsed models.json; throws an Error naming the first bad entry and field. */
 export function parseModelList(value: unknown): ModelEntry[] {
@@ -56,8 +64,11 @@ export function parseModelList(value: unknown): ModelEntry[] {
     const str = (f: string) => (typeof e[f] === 'string' && e[f] !== '') || fail(f, 'expected a non-empty string');
     const num = (f: string) => (typeof e[f] === 'number' && Number.isFinite(e[f]) && (e[f] as number) > 0) || fail(f, 'expected a positive number');
     ['id', 'label', 'description'].forEach(str);
-    ['contextWindow', 'sizeBytes', 'vramMB'].forEach(num);
-    if (e.backend !== 'webllm' && e.backend !== 'onnx') fail('backend', 'expected "webllm" or "onnx"');
+    num('contextWindow');
+    if (!BACKENDS.has(e.backend as string)) fail('backend', `expected one of ${[...BACKENDS].map((b) => `"${b}"`).join(', ')}`);
+    // A server's model is not downloaded to the page: its size and memory may be 0 (unknown).
+    if (e.backend === 'remote') ['sizeBytes', 'vramMB'].forEach((f) => (typeof e[f] === 'number' && (e[f] as number) >= 0) || fail(f, 'expected a number ≥ 0'));
+    else ['sizeBytes', 'vramMB'].forEach(num);
     if (!FAMILIES.has(e.family as string)) fail('family', `expected one of ${[...FAMILIES].join(', ')}`);
     if (typeof e.toolCalling !== 'boolean') fail('toolCalling', 'expected true or false');
     if (!Array.isArray(e.requiredFeatures) || !e.requiredFeatures.every((f) => typeof f === 'string')) {
@@ -67,9 +78,20 @@ export function parseModelList(value: unknown): ModelEntry[] {
       str('modelUrl');
       str('modelLib');
       if (!/\/resolve\/main\/$/.test(e.modelUrl as string)) fail('modelUrl', 'must end with /resolve/main/ (web-llm builds file URLs from it)');
-    } else {
+    } else if (e.backend === 'onnx') {
       str('path');
       if (!DTYPES.has(e.dtype as string)) fail('dtype', `expected one of ${[...DTYPES].join(', ')}`);
+    } else if (e.backend === 'llamacpp') {
+      str('gguf');
+      if (!/\.gguf$/i.test(e.gguf as string)) fail('gguf', 'expected the path of a .gguf file');
+    } else {
+      str('url');
+      try {
+        checkServerUrl(e.url as string);
+      } catch (err) {
+        fail('url', (err as Error).message);
+      }
+      if (e.serverModel !== undefined) str('serverModel');
     }
     if (e.family === 'llama-3.0' && e.toolCalling) fail('toolCalling', 'Llama 3.0 checkpoints were not trained on the tool format');
     if (e.sampling !== undefined && (typeof e.sampling !== 'object' || e.sampling === null || Array.isArray(e.sampling))) {

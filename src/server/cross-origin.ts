@@ -1,6 +1,7 @@
 /**
- * Who may call the tool proxy from a browser, and the CORS answer it gives: the proxy's own, never
- * the dev server's (vite's default `server.cors` would reflect any localhost origin).
+ * Who may call the server's proxies (the tool proxy, the engine proxy) from a browser, and the CORS
+ * answer they give: their own, never the dev server's (vite's default `server.cors` would reflect any
+ * localhost origin).
  *
  * Invariants:
  * - A request is the page's own when its `Origin` (if sent) is the server's own origin and its
@@ -8,8 +9,9 @@
  *   the allow-list (TOOL_PROXY_CORS_ORIGINS; `*` allows any) or it is refused before anything is
  *   sent upstream. A client that sends neither header (curl, the CLI) is not a browser page.
  * - `Access-Control-Allow-Origin` is sent only to an origin on the list (`*` when the list says so);
- *   a preflight succeeds only for those, for GET and no extra request headers.
+ *   a preflight succeeds only for those, for the methods and request headers the endpoint names.
  */
+import type { IncomingMessage } from 'node:http';
 
 export interface BrowserContext {
   /** The `Origin` request header. */
@@ -34,13 +36,13 @@ function ownOrigin({ origin, host }: BrowserContext): boolean {
 }
 
 /** Why a request is refused as cross-site, or null when it may be served. */
-export function crossSiteRefusal(request: BrowserContext, allowed: readonly string[]): string | null {
+export function crossSiteRefusal(request: BrowserContext, allowed: readonly string[], what = 'the tool proxy'): string | null {
   if (listed(request.origin, allowed)) return null;
   const site = request.secFetchSite?.toLowerCase();
   const sameSite = site === undefined || site === 'same-origin' || site === 'none';
   if ((request.origin === undefined || ownOrigin(request)) && sameSite) return null;
   const who = request.origin ?? `a ${site} page`;
-  return `cross-origin request from ${who} refused: the tool proxy serves its own page and the origins listed in TOOL_PROXY_CORS_ORIGINS`;
+  return `cross-origin request from ${who} refused: ${what} serves its own page and the origins listed in TOOL_PROXY_CORS_ORIGINS`;
 }
 
 /** The CORS headers of an answer to `origin`. */
@@ -49,8 +51,25 @@ export function corsHeaders(origin: string | undefined, allowed: readonly string
   return origin !== undefined && allowed.includes(origin) ? { 'access-control-allow-origin': origin, vary: 'Origin' } : { vary: 'Origin' };
 }
 
-/** Headers of a successful preflight (the caller has checked the origin). */
-export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-methods': 'GET',
-  'access-control-max-age': '600',
-};
+/** Headers of a successful preflight for these methods and request headers (the caller has checked the origin). */
+export function preflightHeaders(methods: readonly string[], requestHeaders: readonly string[] = []): Record<string, string> {
+  return {
+    'access-control-allow-methods': methods.join(', '),
+    ...(requestHeaders.length > 0 ? { 'access-control-allow-headers': requestHeaders.join(', ') } : {}),
+    'access-control-max-age': '600',
+  };
+}
+
+/** The tool proxy's preflight: GET and no extra request headers. */
+export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = preflightHeaders(['GET']);
+
+/** The request headers that say which page (if any) sent it. */
+export function browserContextOf(req: IncomingMessage): BrowserContext {
+  const out: BrowserContext = {};
+  const { origin, host } = req.headers;
+  const site = req.headers['sec-fetch-site'];
+  if (typeof origin === 'string') out.origin = origin;
+  if (typeof host === 'string') out.host = host;
+  if (typeof site === 'string') out.secFetchSite = site;
+  return out;
+}

@@ -20,6 +20,7 @@
 import { allowedOrigins, corsHeaders, crossSiteRefusal, PREFLIGHT_HEADERS, type BrowserContext } from './cross-origin';
 import { QUERY_TOOL_NAMES } from '../format/builtin-tools';
 import { redactKeys } from './key-redaction';
+import type { LocalGateOptions } from './local-gate';
 import { readRequestTarget, type RequestTarget } from './request-target';
 
 /** The endpoints, by the name of the tool that calls them: the built-ins that query the web. */
@@ -38,7 +39,7 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 export const BRAVE_MAX_QUERY_CHARS = 400;
 export const BRAVE_MAX_COUNT = 20;
 
-export interface ToolProxyOptions {
+export interface ToolProxyOptions extends LocalGateOptions {
   /** Where the keys and base overrides are read, at request time. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Brave origin (+ optional path prefix); beats `BRAVE_API_BASE`; default api.search.brave.com. */
@@ -56,14 +57,6 @@ export interface ToolProxyOptions {
   corsOrigins?: readonly string[];
   /** The fetch used upstream (tests). Default the global one. */
   fetch?: typeof fetch;
-  /** Serve clients other than this machine (default: env TOOL_PROXY_ALLOW_REMOTE=1, else loopback only). */
-  allowRemoteClients?: boolean;
-  /**
-   * Host names the `Host` header may carry besides IP literals and `localhost` (vite's
-   * `server.allowedHosts` rules: `.example.com` allows subdomains; `true` allows any). The vite
-   * plugin passes the server's own setting. Default none: a DNS-rebound name is refused.
-   */
-  allowedHosts?: readonly string[] | true;
 }
 
 export interface ToolProxyRequest extends BrowserContext {

@@ -14,6 +14,7 @@ import { createServer, preview } from 'vite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keySpellings, startBraveWolframFake, type BraveWolframFake } from '../../tests/fakes/brave-wolfram-fake';
 import { createNetns, type Netns } from '../../tests/support/netns';
+import { requestsFromNetns } from '../../tests/support/netns-requests';
 import { rawRequest, type RawRequest, type RawResponse } from '../../tests/support/raw-http';
 import { modelsInPreviewPlugin } from './static-assets';
 import { toolProxy } from './tool-proxy';
@@ -21,7 +22,6 @@ import { toolProxy } from './tool-proxy';
 const KEYS = { BRAVE_API_KEY: "brave key+'()!~*/?&=x", WOLFRAM_APP_ID: "wolfram id'()!~ &=" };
 const LISTED = 'https://host.example';
 const SEARCH = '/api/tools/brave_search?q=Reykjavik';
-const RAW_HTTP = join(import.meta.dirname, '../../tests/support/raw-http.ts');
 
 let fake: BraveWolframFake;
 let netns: Netns;
@@ -59,14 +59,7 @@ type Request = Omit<RawRequest, 'host' | 'port'>;
 const local = (port: number, request: Request) => rawRequest({ host: '127.0.0.1', port, ...request });
 
 /** The same requests sent from inside the namespace, to the server's address on the veth pair. */
-async function fromAnotherMachine(port: number, requests: Request[]): Promise<RawResponse[]> {
-  const batch = requests.map((r) => ({ host: netns.hostAddress, port, ...r }));
-  const out = JSON.parse(await netns.exec([process.execPath, '--import', 'tsx', RAW_HTTP], JSON.stringify(batch))) as Array<RawResponse | { error: string }>;
-  return out.map((r) => {
-    if ('error' in r) throw new Error(`request from the namespace failed: ${r.error}`);
-    return r;
-  });
-}
+const fromAnotherMachine = (port: number, requests: Request[]) => requestsFromNetns(netns, port, requests);
 
 /** Nothing went upstream, no key spelling came back, and a plain search from this machine works. */
 async function expectNothingLost(port: number, answers: RawResponse[]): Promise<void> {

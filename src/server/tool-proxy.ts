@@ -10,18 +10,18 @@
  * so the proxy's answers and preflights are its own. When the client disconnects, the upstream
  * call is aborted.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isHostAllowed } from 'host-validation-middleware';
-import type { Connect, Plugin } from 'vite';
+import type { Plugin } from 'vite';
 import { answerTarget, DEFAULT_PREFIX, type ToolProxyOptions, type ToolProxyResponse } from './proxy-handler';
-import type { BrowserContext } from './cross-origin';
+import { browserContextOf } from './cross-origin';
+import { firstMiddlewarePlugin, localGateRefusal, type Middleware } from './local-gate';
 import { readRequestTarget } from './request-target';
 
 export * from './proxy-handler';
 
 /** A connect-style middleware: answers the prefix, calls `next()` for everything else. */
-export type ToolProxyMiddleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+export type ToolProxyMiddleware = Middleware;
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
@@ -29,21 +29,9 @@ export function toolProxyMiddleware(options: ToolProxyOptions = {}): ToolProxyMi
   return (req, res, next) => {
     const target = readRequestTarget(req.url ?? '/', options.prefix ?? DEFAULT_PREFIX);
     if (target.kind === 'elsewhere') return next();
-    // The keys' quota is the server owner's: only this machine may spend it unless allowed
-    // (`vite --host` would otherwise open the proxy to the whole network).
-    const remote = req.socket?.remoteAddress ?? '';
-    const allowRemote = options.allowRemoteClients ?? process.env.TOOL_PROXY_ALLOW_REMOTE === '1';
-    if (!allowRemote && !isLoopback(remote)) {
-      send(res, {
-        status: 403,
-        headers: JSON_TYPE,
-        body: JSON.stringify({ error: 'the tool proxy only serves this machine', setup: 'set TOOL_PROXY_ALLOW_REMOTE=1 to serve other machines' }),
-      });
-      return;
-    }
-    const hosts = options.allowedHosts ?? [];
-    if (hosts !== true && !isHostAllowed(req.headers.host, hosts)) {
-      send(res, { status: 403, headers: JSON_TYPE, body: JSON.stringify({ error: `the tool proxy does not serve the host ${JSON.stringify(req.headers.host)}` }) });
+    const refusal = localGateRefusal(req, options, 'the tool proxy');
+    if (refusal) {
+      send(res, { status: refusal.status, headers: JSON_TYPE, body: JSON.stringify(refusal.body) });
       return;
     }
     const controller = new AbortController();
@@ -51,26 +39,11 @@ export function toolProxyMiddleware(options: ToolProxyOptions = {}): ToolProxyMi
     res.on('close', () => {
       if (!res.writableEnded) controller.abort();
     });
-    answerTarget(target, { url: req.url ?? '/', method: req.method ?? 'GET', ...browserContext(req), signal: controller.signal }, options).then(
+    answerTarget(target, { url: req.url ?? '/', method: req.method ?? 'GET', ...browserContextOf(req), signal: controller.signal }, options).then(
       (answer) => send(res, answer),
       (error: unknown) => next(error),
     );
   };
-}
-
-/** The request headers that say which page (if any) sent it. */
-function browserContext(req: IncomingMessage): BrowserContext {
-  const out: BrowserContext = {};
-  const { origin, host } = req.headers;
-  const site = req.headers['sec-fetch-site'];
-  if (typeof origin === 'string') out.origin = origin;
-  if (typeof host === 'string') out.host = host;
-  if (typeof site === 'string') out.secFetchSite = site;
-  return out;
-}
-
-function isLoopback(address: string): boolean {
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 function send(res: ServerResponse, answer: ToolProxyResponse): void {
@@ -79,26 +52,12 @@ function send(res: ServerResponse, answer: ToolProxyResponse): void {
   res.end(answer.body);
 }
 
-/** Puts the middleware first in a vite server's stack: before vite's CORS, which must not answer for the proxy. */
-function useFirst(middlewares: Connect.Server, options: ToolProxyOptions, server: { allowedHosts: readonly string[] | true; host?: string | boolean | undefined }): void {
-  const allowedHosts = server.allowedHosts === true ? true : [...server.allowedHosts, ...(typeof server.host === 'string' ? [server.host] : [])];
-  middlewares.stack.unshift({ route: '', handle: toolProxyMiddleware({ allowedHosts, ...options }) as Connect.NextHandleFunction });
-}
-
 /**
  * Adds `GET <prefix>brave_search?q=...&count=N` and `GET <prefix>wolfram_alpha?input=...` to vite's dev
  * and preview servers. Keys: `BRAVE_API_KEY`, `WOLFRAM_APP_ID` in the server's environment.
  */
 export function toolProxy(options: ToolProxyOptions = {}): Plugin {
-  return {
-    name: 'llama-agent:tool-proxy',
-    configureServer(server) {
-      useFirst(server.middlewares, options, server.config.server);
-    },
-    configurePreviewServer(server) {
-      useFirst(server.middlewares, options, server.config.preview);
-    },
-  };
+  return firstMiddlewarePlugin('llama-agent:tool-proxy', (allowedHosts) => toolProxyMiddleware({ allowedHosts, ...options }));
 }
 
 export interface ToolProxyServerOptions extends ToolProxyOptions {

@@ -21,6 +21,7 @@ import { ConfirmDialog } from './views/confirm-dialog';
 import { errorBox } from './views/error-box';
 import { InspectorView } from './views/inspector-view';
 import { ModelPanel } from './views/model-panel';
+import { ServerPicker } from './views/server-picker';
 import { SettingsPanel } from './views/settings-panel';
 import { TranscriptView } from './views/transcript-view';
 
@@ -61,6 +62,7 @@ export class ChatPage {
     });
 
     const modelPanel = new ModelPanel((id) => void this.load(id));
+    modelPanel.addSource(new ServerPicker({ onLoad: (source) => void this.loader.load(source, this.settings.device) }).el);
     const settingsPanel = new SettingsPanel(this.settings, (s) => {
       this.settings = s;
       o.settings.save(s);

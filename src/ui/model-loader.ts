@@ -4,7 +4,7 @@
  * new one aborts the previous.
  */
 import type { EngineClient } from '../engine/client';
-import type { LoadedModelInfo, LoadProgress, OnnxDevice } from '../engine/contract';
+import type { LoadedModelInfo, LoadProgress, ModelRef, OnnxDevice } from '../engine/contract';
 
 export type LoadState =
   | { kind: 'idle' }
@@ -32,14 +32,18 @@ export class ModelLoader {
     return () => this.listeners.delete(listener);
   }
 
-  /** Loads `modelId`; resolves with the info, or null when it failed or was superseded. */
-  async load(modelId: string, device: OnnxDevice = 'auto'): Promise<LoadedModelInfo | null> {
+  /**
+   * Loads a models.json model or a server the user named; resolves with the info, or null when it
+   * failed or was superseded. The states name a server by its model (or URL).
+   */
+  async load(model: ModelRef, device: OnnxDevice = 'auto'): Promise<LoadedModelInfo | null> {
+    const modelId = typeof model === 'string' ? model : model.kind === 'server' ? (model.model ?? model.url) : model.path;
     this.controller?.abort();
     const controller = new AbortController();
     this.controller = controller;
     this.set({ kind: 'loading', modelId, progress: null });
     try {
-      const info = await this.engine.load(modelId, {
+      const info = await this.engine.load(model, {
         device,
         signal: controller.signal,
         onProgress: (progress) => {

@@ -34,3 +34,8 @@ it('one origin serving everything appears once', async () => {
   expect(csp['script-src'].slice(0, 2)).toEqual(['https://w.example', "'wasm-unsafe-eval'"]);
   expect(csp['connect-src']).toEqual(['https://w.example']);
 });
+
+it('an engine-url adds the engine server’s origin to connect-src (the engine worker fetches it)', async () => {
+  const csp = await hostCspSources({ ...inputs, engineUrl: 'https://gpu.example:8443/api/engine/' });
+  expect(csp['connect-src']).toEqual(['https://assets.example', 'https://api.example', 'https://gpu.example:8443', 'https://huggingface.co', 'https://raw.githubusercontent.com']);
+});

@@ -10,7 +10,7 @@
  * - worker-src: blob: (the engine worker is a same-origin blob module that imports the real script,
  *   whose origin is checked here too) and data: (the Pyodide worker inside the sandbox frame).
  * - connect-src: the assets origin (model files, wasm, Pyodide's files), the tool proxy's origin
- *   (brave_search, wolfram_alpha) and the origins of remote models' files.
+ *   (brave_search, wolfram_alpha), the engine server's (engine-url) and the origins of remote models' files.
  */
 import { scriptHashSource } from '../sandbox/csp';
 import { frameScript } from '../sandbox/sandbox-frame';
@@ -27,6 +27,8 @@ export interface HostCspInputs {
   proxyEndpoint: string;
   /** URLs remote models are fetched from (web-llm weights and libraries). */
   remoteModelUrls: readonly string[];
+  /** The engine server the element's engine-url names (the engine worker fetches it). */
+  engineUrl?: string;
 }
 
 const origin = (url: string): string => new URL(url).origin;
@@ -37,7 +39,7 @@ export async function hostCspSources(inputs: HostCspInputs): Promise<HostCsp> {
   return {
     'script-src': [...code, "'wasm-unsafe-eval'", await scriptHashSource(frameScript())],
     'worker-src': ['blob:', 'data:', ...code],
-    'connect-src': unique([origin(inputs.assetsBase), origin(inputs.proxyEndpoint), ...inputs.remoteModelUrls.map(origin)]),
+    'connect-src': unique([origin(inputs.assetsBase), origin(inputs.proxyEndpoint), ...(inputs.engineUrl ? [origin(inputs.engineUrl)] : []), ...inputs.remoteModelUrls.map(origin)]),
   };
 }
 

@@ -3,7 +3,11 @@
  * out); its engine worker, models, onnxruntime and Pyodide come from the widget's own origin.
  *
  * Attributes (read when the model loads or a message is sent):
- *   model           model id from models/models.json (default: the recommendation for this device)
+ *   model           model id from models/models.json (default: the recommendation for this device);
+ *                   with engine-url, the served model's name (vLLM needs it; llama-server serves one)
+ *   engine-url      an engine server (vLLM, llama-server) that runs the model instead of this browser:
+ *                   a proxy that adds its key, such as the dev/preview server's /api/engine/ (relative
+ *                   URLs resolve against the host page); never a URL with credentials
  *   tools           built-in tools, space- or comma-separated: code_interpreter brave_search
  *                   wolfram_alpha (default: code_interpreter; "none" for none)
  *   proxy-endpoint  tool proxy base URL for brave_search / wolfram_alpha (default: <widget origin>/api/tools/)
@@ -43,7 +47,7 @@ import { hostCspSources, type HostCsp } from './host-csp';
 import widgetCss from './widget.css?inline';
 
 export class LlamaChatElement extends HTMLElement {
-  static readonly observedAttributes = ['model', 'heading'];
+  static readonly observedAttributes = ['model', 'heading', 'engine-url'];
 
   private engine: EngineClient | null = null;
   private loader: ModelLoader | null = null;
@@ -69,7 +73,7 @@ export class LlamaChatElement extends HTMLElement {
   attributeChangedCallback(name: string): void {
     if (!this.ui) return;
     if (name === 'heading') this.ui.title.textContent = this.getAttribute('heading') || 'Assistant';
-    if (name === 'model') this.showModel();
+    if (name === 'model' || name === 'engine-url') this.showModel();
   }
 
   /** Registers a host tool the model can call (validated now; throws CustomToolDefinitionError). */
@@ -93,9 +97,14 @@ export class LlamaChatElement extends HTMLElement {
     return i >= 0;
   }
 
-  /** Loads the model named by the `model` attribute (or the recommendation). */
+  /** Loads the model named by the `model` attribute (or the recommendation), or the `engine-url` server's. */
   async load(): Promise<LoadedModelInfo | null> {
     if (!this.loader || !this.engine) this.build();
+    const server = this.engineUrl();
+    if (server) {
+      const model = this.getAttribute('model');
+      return this.loader!.load({ kind: 'server', url: server, ...(model ? { model } : {}) });
+    }
     const id = await this.modelId();
     return this.loader!.load(id, this.device());
   }
@@ -126,6 +135,7 @@ export class LlamaChatElement extends HTMLElement {
       assetsBase: this.assetsBase(),
       proxyEndpoint: this.proxyEndpoint(),
       remoteModelUrls: MODELS.flatMap((m) => [m.modelUrl, m.modelLib].filter((u): u is string => u !== undefined)),
+      ...(this.engineUrl() ? { engineUrl: this.engineUrl()! } : {}),
     });
   }
 
@@ -158,6 +168,17 @@ export class LlamaChatElement extends HTMLElement {
     return Object.fromEntries(BUILTIN_TOOL_IDS.map((t) => [t, names.includes(t)])) as Record<BuiltinToolId, boolean>;
   }
 
+  /** The engine-url attribute resolved against the host page; null when absent. (The engine checks it.) */
+  private engineUrl(): string | null {
+    const attr = this.getAttribute('engine-url')?.trim();
+    if (!attr) return null;
+    try {
+      return new URL(attr, location.href).href;
+    } catch {
+      return attr; // not a URL: the load says so in words
+    }
+  }
+
   private proxyEndpoint(): string {
     return this.getAttribute('proxy-endpoint') || new URL('/api/tools/', this.assetsBase()).href;
   }
@@ -178,6 +199,7 @@ export class LlamaChatElement extends HTMLElement {
     const state = this.loader?.state;
     const label = (x: string) => MODELS.find((m) => m.id === x)?.label ?? x;
     if (state?.kind === 'loaded') this.ui.model.textContent = `${label(state.info.modelId)} · ${state.info.device}`;
+    else if (this.engineUrl()) this.ui.model.textContent = id ?? 'engine server';
     else this.ui.model.textContent = id ? label(id) : 'recommended model';
   }
 

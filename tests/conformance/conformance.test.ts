@@ -3,13 +3,13 @@
  * cannot roll back, as web-llm cannot), and the real onnx backend on onnxruntime-node with the tiny
  * model. The browser runs the same checks on WASM and WebGPU (tests/browser/conformance*.browser.test.ts).
  */
-import { describe, it } from 'vitest';
 import { MODELS } from '../../src/engine/models';
 import { createOnnxBackend } from '../../worker/backends/onnx-backend';
 import { Engine } from '../../worker/engine';
 import type { Backend } from '../../worker/backends/backend';
 import { FakeLogitsBackend, FakeSamplingBackend, type FailureSwitch } from '../fakes/fake-backends';
-import { CHECKS, type ConformanceSubject } from './backend-checks';
+import type { ConformanceSubject } from './backend-checks';
+import { describeConformance } from './describe-conformance';
 import { failableFactory } from './failable';
 import { join } from 'node:path';
 
@@ -33,14 +33,4 @@ const SUBJECTS: Record<string, () => Promise<ConformanceSubject>> = {
   },
 };
 
-for (const [name, make] of Object.entries(SUBJECTS)) {
-  describe(`backend conformance: ${name}`, () => {
-    let subject: Promise<ConformanceSubject> | null = null;
-    for (const [check, run] of Object.entries(CHECKS)) {
-      it(check, async () => {
-        subject ??= make();
-        await run(await subject);
-      });
-    }
-  });
-}
+describeConformance(SUBJECTS);

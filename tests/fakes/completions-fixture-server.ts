@@ -11,6 +11,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Record<string, unknown> | null;
+  /** Set when the client hung up before the answer ended. */
+  closedEarly: boolean;
 }
 
 /**
@@ -21,7 +23,17 @@ export interface RecordedRequest {
 export type FixtureAnswer =
   | { status: number; json: unknown }
   | { reset: true }
-  | { sse: readonly string[]; /** stop after this many events without ending the response, then destroy the socket */ dropAfter?: number };
+  | {
+      sse: readonly string[];
+      /** stop after this many events without ending the response, then destroy the socket */
+      dropAfter?: number;
+      /** after this many events, wait for `until` before the rest (a test holds the stream open) */
+      pauseAfter?: { events: number; until: Promise<void> };
+    }
+  /** Exactly these bytes, chunk by chunk, with these headers (a hostile upstream: keys split across chunks, redirects). */
+  | { status: number; headers?: Record<string, string>; chunks: readonly string[] }
+  /** 200 JSON of what was received: method, path and headers. */
+  | { reflect: true };
 
 export interface FixtureServer {
   readonly url: string;
@@ -52,11 +64,15 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         body = null;
       }
       const path = (req.url ?? '').split('?')[0]!;
-      requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+      const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, closedEarly: false };
+      requests.push(record);
+      res.on('close', () => {
+        if (!res.writableFinished) record.closedEarly = true;
+      });
       const answer = path === '/v1/models' ? state.models
         : path === '/v1/completions' ? (queue.shift() ?? state.completions)
         : { status: 404, json: { error: { message: 'Not Found' } } };
-      void respond(res, answer);
+      void respond(res, answer, record);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -85,9 +101,23 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   };
 }
 
-async function respond(res: ServerResponse, answer: FixtureAnswer): Promise<void> {
+async function respond(res: ServerResponse, answer: FixtureAnswer, request: RecordedRequest): Promise<void> {
   if ('reset' in answer) {
     res.socket?.destroy();
+    return;
+  }
+  if ('reflect' in answer) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ method: request.method, path: request.path, headers: request.headers }));
+    return;
+  }
+  if ('chunks' in answer) {
+    res.writeHead(answer.status, answer.headers ?? {});
+    for (const chunk of answer.chunks) {
+      res.write(chunk);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    res.end();
     return;
   }
   if ('json' in answer) {
@@ -101,6 +131,8 @@ async function respond(res: ServerResponse, answer: FixtureAnswer): Promise<void
       res.socket?.destroy();
       return;
     }
+    if (answer.pauseAfter && i === answer.pauseAfter.events) await answer.pauseAfter.until;
+    if (res.destroyed) return;
     res.write(`data: ${data}\n\n`);
     await new Promise((r) => setTimeout(r, 1));
   }

@@ -14,6 +14,8 @@ export interface RawRequest {
   target: string;
   /** Sent as given; `Host` defaults to host:port, `Connection: close` is always added. */
   headers?: Record<string, string>;
+  /** Sent after the headers as is (set Content-Length yourself). */
+  body?: string;
 }
 
 export interface RawResponse {
@@ -23,7 +25,7 @@ export interface RawResponse {
   body: string;
 }
 
-export function rawRequest({ host, port, method = 'GET', target, headers = {} }: RawRequest): Promise<RawResponse> {
+export function rawRequest({ host, port, method = 'GET', target, headers = {}, body = '' }: RawRequest): Promise<RawResponse> {
   const lines = [`${method} ${target} HTTP/1.1`];
   const all = { Host: `${host}:${port}`, ...headers, Connection: 'close' };
   for (const [name, value] of Object.entries(all)) lines.push(`${name}: ${value}`);
@@ -31,7 +33,7 @@ export function rawRequest({ host, port, method = 'GET', target, headers = {} }:
     const socket = connect({ host, port });
     const chunks: Buffer[] = [];
     socket.setTimeout(20_000, () => socket.destroy(new Error(`no answer from ${host}:${port} within 20 s`)));
-    socket.on('connect', () => socket.write(`${lines.join('\r\n')}\r\n\r\n`));
+    socket.on('connect', () => socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`));
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('end', () => resolve(parseResponse(Buffer.concat(chunks).toString('utf8'))));

@@ -13,6 +13,8 @@ export interface LogitsBackend {
   readonly device: string;
   /** Most ids one prefill step feeds (the engine cuts a longer prompt into steps); absent: no limit. */
   readonly prefillChunk?: number;
+  /** Positions its KV cache holds, when the runtime fixes them (a GGUF's context); the engine uses the smaller of this and the entry's. */
+  readonly contextWindow?: number;
   /**
    * Appends `ids` (at least one) to the KV cache and returns the token `pick` chooses from the
    * logits after the last of them. `pick` may modify the logits in place; the chosen token is not fed.
@@ -56,6 +58,10 @@ export interface SamplingOutcome {
 export interface SamplingBackend {
   readonly kind: 'sampling';
   readonly device: string;
+  /** Tokens the far side gives one request, when it says; the engine uses the smaller of this and the entry's. */
+  readonly contextWindow?: number;
+  /** The model's name as the far side reports it (a server's served model), when it names one. */
+  readonly modelName?: string;
   /**
    * Streams sampled ids to `onIds`, in order, until a stop id (streamed last), `maxTokens` ids, or an
    * abort of `signal` (then it resolves with what it has or rejects with an AbortError: the engine

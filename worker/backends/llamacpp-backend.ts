@@ -15,7 +15,7 @@ import type { LogitsBackend } from './backend';
 export interface LlamaCppOptions {
   /** A GGUF file on disk (any Llama 3.1 GGUF: F32, F16, Q4_K_M, ...). */
   modelPath: string;
-  /** KV cache size in tokens (defaults to the model's trained context, capped at 8192). */
+  /** KV cache size in tokens (default 8192); never more than the model's trained context. */
   contextSize?: number;
   /**
    * Compute attention in float32: an F32 KV cache and no flash attention. Default false: llama.cpp's
@@ -27,6 +27,9 @@ export interface LlamaCppOptions {
   threads?: number;
   signal?: AbortSignal;
 }
+
+/** A KV cache of 8,192 positions: an 8B model's costs 1 GiB in F16, fine on a laptop. */
+export const DEFAULT_CONTEXT = 8192;
 
 let llamaPromise: Promise<Llama> | null = null;
 
@@ -63,7 +66,7 @@ export async function createLlamaCppBackend(options: LlamaCppOptions): Promise<L
     throw new EngineError('load_failed', `could not load the GGUF ${options.modelPath}: ${message(e)}`);
   }
   try {
-    const contextSize = options.contextSize ?? Math.min(model.trainContextSize, 8192);
+    const contextSize = Math.min(options.contextSize ?? DEFAULT_CONTEXT, model.trainContextSize);
     const context = await model.createContext({
       contextSize,
       sequences: 1,
@@ -86,6 +89,10 @@ class LlamaCppBackend implements LogitsBackend {
     private readonly context: LlamaContext,
     private readonly sequence: LlamaContextSequence,
   ) {}
+
+  get contextWindow(): number {
+    return this.sequence.contextSize;
+  }
 
   /** Ids held by the KV cache. */
   get length(): number {

@@ -35,6 +35,8 @@ export async function createRemoteBackend(config: RemoteEngineConfig, signal?: A
 class Remote implements RemoteBackend {
   readonly kind = 'sampling' as const;
   readonly device: string;
+  readonly contextWindow?: number;
+  readonly modelName?: string;
   private disposed = false;
 
   constructor(
@@ -42,6 +44,10 @@ class Remote implements RemoteBackend {
     readonly server: ServerInfo,
   ) {
     this.device = `${server.kind} at ${config.url}`;
+    if (server.contextWindow !== null) this.contextWindow = server.contextWindow;
+    // llama-server names its model by the file's path: the file name says enough.
+    const name = config.model || server.models[0]?.split(/[\\/]/).pop();
+    if (name) this.modelName = name;
   }
 
   async generate(request: SamplingRequest, onIds: (ids: number[]) => void, signal: AbortSignal): Promise<RemoteOutcome> {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../agent/events';
+import type { ModelRef } from '../../engine/contract';
 import { parseRecording, recordedTools } from '../../agent/recorded-tools';
 import { runAgent } from '../../agent/run-agent';
 import { collect, ofType } from '../../agent/collect-events';
@@ -6,19 +7,22 @@ import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { createNodeEngine } from '../../../worker/create-node-engine';
 import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
-import { resolveModelId } from '../model-id';
 import { printJson, readJsonFile } from '../io';
+import { cliEngineOptions, cliModelRef, loadError, MODEL_FLAGS } from '../model-ref';
 import { nodeTools } from '../node-tools';
 
 /**
- * `ask [--model ID|micro] [--results FILE] "question"`: the unforced loop in Node, greedy. Tools are
+ * `ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] "question"`: the unforced loop in
+ * Node, greedy (on an engine server: greedy as the server samples). Tools are
  * the real ones (through TOOL_PROXY_URL), or with --results the recorded answers of FILE. Calls are
  * confirmed: asking the CLI is the user's consent. Prints {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}.
  */
 export async function ask(args: string[]): Promise<void> {
   const options = readOptions(args);
-  const engine = createNodeEngine();
-  await engine.load(options.modelId);
+  const engine = createNodeEngine(undefined, cliEngineOptions());
+  await engine.load(options.model).catch((e: unknown) => {
+    throw loadError(e);
+  });
   try {
     const events = await collect(
       runAgent({
@@ -49,10 +53,10 @@ function stepsOf(events: AgentEvent[]) {
   }));
 }
 
-function readOptions(args: string[]): { modelId: string; results?: string; question: string } {
-  const { values, positionals } = parseCliArgs(args, { model: { type: 'string', default: 'micro' }, results: { type: 'string' } });
+function readOptions(args: string[]): { model: ModelRef; results?: string; question: string } {
+  const { values, positionals } = parseCliArgs(args, { ...MODEL_FLAGS, results: { type: 'string' } });
   const results = values.results;
   const question = positionals.join(' ').trim();
   if (!question) throw new CliError('missing the question');
-  return { modelId: resolveModelId(values.model), question, ...(results ? { results } : {}) };
+  return { model: cliModelRef(values, 'micro'), question, ...(results ? { results } : {}) };
 }

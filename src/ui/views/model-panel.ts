@@ -47,6 +47,11 @@ export class ModelPanel {
     );
   }
 
+  /** Shows another way to pick a model (the server picker) under the Load button. */
+  addSource(el: HTMLElement): void {
+    this.progress.el.before(el);
+  }
+
   setChoices(choices: ModelChoices, selected?: string): void {
     this.choices = choices;
     replace(this.report, ...choices.report.map((line) => h('li', {}, line)));

@@ -44,6 +44,10 @@ export function httpError(url: string, status: number, body: string): EngineErro
   if (status === 404) {
     return new EngineError('server_error', `the engine server at ${url} has no such model or endpoint (404): ${message}`);
   }
+  if (status === 502 || status === 504) {
+    // A gateway in front of the server (our /api/engine/, nginx) could not reach it.
+    return new EngineError('server_unreachable', `the engine server behind ${url} cannot be reached (${status}): ${message}`);
+  }
   if (status === 503) {
     return new EngineError('server_error', `the engine server at ${url} is not ready (503, still loading its model?): ${message}`);
   }
