@@ -41,18 +41,23 @@ export async function generateWithSampler(
     const logitBias = { ...request.sampling.logitBias };
     for (const id of request.banned) logitBias[id] = -Infinity;
     const prompt = [...tokens, ...emitted];
+    // A consumer that failed ends the generation here: the far side is told to stop too. (A stop id or
+    // maxTokens end it there as well, and its report of the reuse comes last: those are left to finish.)
+    const done = new AbortController();
+    const farSignal = signal ? AbortSignal.any([signal, done.signal]) : done.signal;
     let ended = false;
     try {
       const outcome = await backend.generate(
         { prompt, sampling: { ...request.sampling, logitBias }, seed: request.seed, maxTokens: maxTokens - stats.decodedTokens, stopIds: STOPS },
         (ids) => {
           for (const id of ids) if (!ended) ended = take(id);
+          if (batcher.failure) done.abort();
         },
-        signal ?? new AbortController().signal,
+        farSignal,
       );
       stats.reusedTokens = outcome.reusedTokens === null ? null : Math.min(outcome.reusedTokens, tokens.length);
     } catch (e) {
-      if (!(isAbortError(e) && signal?.aborted)) throw e;
+      if (!(isAbortError(e) && farSignal.aborted)) throw e;
     }
   }
   // A forced script that ran to its stop sent nothing: nothing was prefilled.

@@ -117,7 +117,10 @@ export class FakeSamplingBackend implements SamplingBackend, FailureSwitch {
     const stops = new Set(request.stopIds);
     for (let n = 0; n < request.maxTokens; n++) {
       await new Promise((resolve) => setTimeout(resolve, 0)); // a network's pace: aborts can land between ids
-      if (signal.aborted) throw abortError('the request was aborted');
+      if (signal.aborted) {
+        this.cache = sequence.slice(0, -1); // like a server's slot: it keeps what it computed
+        throw abortError('the request was aborted');
+      }
       const id = this.sample(fakeLogits(sequence), request.sampling, rng, sequence.slice(-request.sampling.penaltyWindow));
       sequence.push(id);
       onIds([id]);
