@@ -21,7 +21,7 @@ import { downloadQuestion, modelHosts } from './download-plan';
 import { effectiveSettings } from './effective-settings';
 import { recordCspViolations } from './host-probe';
 import { explainLoadFailure } from './load-failure';
-import { cachedModelIds } from './model-cache';
+import { completeCachedIds } from './model-cache';
 import { modelChoices } from './model-choices';
 import { ModelLoader, type LoadState } from './model-loader';
 import { LAST_CONVERSATION_KEY, LAST_MODEL_KEY, remembered } from './page-memory';
@@ -101,7 +101,7 @@ export class ChatPage {
       if (this.loader.info) this.tools.warm(s.tools);
       this.showReadiness();
     });
-    const cachePanel = new CachePanel(MODELS, o.modelsBaseUrl, (cached) => this.modelPanel.setCached(cachedModelIds(MODELS, cached, o.modelsBaseUrl)));
+    const cachePanel = new CachePanel(MODELS, o.modelsBaseUrl, (cached) => this.modelPanel.setCached(completeCachedIds(MODELS, cached, o.modelsBaseUrl)));
     const chats = new ConversationList(this.library);
     this.emptyState = new EmptyState((text) => this.composer.fill(text));
     const transcript = new TranscriptView(this.session, this.emptyState.el);

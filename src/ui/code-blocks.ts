@@ -37,6 +37,7 @@ export async function enhanceCodeBlocks(root: Element, highlight: boolean): Prom
     if (pre.parentElement?.classList.contains('code-block')) continue;
     const lang = codeLanguage(code);
     const wrapper = h('div', { class: 'code-block', 'data-lang': lang || 'text' });
+    pre.tabIndex = 0; // long lines scroll sideways: keyboard users scroll them too
     pre.replaceWith(wrapper);
     wrapper.append(h('div', { class: 'code-head' }, h('span', { class: 'code-lang' }, lang || 'text'), copyButton(() => code.textContent ?? '', `the ${lang || 'text'} code`, 'copy-code')), pre);
   }

@@ -141,7 +141,8 @@ describe('the chat page, conversation features', { timeout: 120_000 }, () => {
   });
 
   it('code blocks are highlighted, labelled with their language, and copied exactly; every message has Copy', async () => {
-    const code = 'def double(x):\n    return x * 2  # twice\n\nprint(double(21))';
+    // The last line is wider than the box: the block scrolls sideways (and so must take focus, for axe below).
+    const code = `def double(x):\n    return x * 2  # twice\n\nprint(double(21))\n# ${'a long line '.repeat(20)}`;
     const answer = `Here it is:\n\n\`\`\`python\n${code}\n\`\`\`\n\nIt prints **42**.`;
     expect(await ask(page, 'Write a Python function that doubles a number.', forcedIds(`${answer}<|eot_id|>`))).toBe('done');
     const block = lastTurn().locator('.prose .code-block');
@@ -149,7 +150,8 @@ describe('the chat page, conversation features', { timeout: 120_000 }, () => {
     expect(await block.locator('.code-lang').innerText()).toBe('python');
     await block.locator('code.hljs .hljs-keyword').first().waitFor();
     expect(await block.locator('.hljs-keyword').allInnerTexts()).toEqual(expect.arrayContaining(['def', 'return']));
-    expect(await block.locator('.hljs-comment').innerText()).toBe('# twice');
+    expect(await block.locator('.hljs-comment').first().innerText()).toBe('# twice');
+    expect(await block.locator('pre').evaluate((el) => el.scrollWidth > el.clientWidth && el.tabIndex === 0)).toBe(true);
     expect(await block.locator("code").evaluate((el) => el.textContent)).toBe(code);
     await block.locator('button.copy-code').click();
     expect(await clipboard()).toBe(code);
@@ -162,8 +164,14 @@ describe('the chat page, conversation features', { timeout: 120_000 }, () => {
     await screenshot(page, 'code-copy');
   });
 
-  it('axe-core finds no serious or critical violation in a conversation with cards, code and actions', async () => {
+  it('axe-core finds no serious or critical violation in a conversation with cards, code and actions, light or dark', async () => {
     expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('regenerate any answer and edit any message: alternatives are kept and switchable, only what diverges is prefilled', async () => {

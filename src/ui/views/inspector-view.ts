@@ -73,7 +73,7 @@ export class InspectorView {
       h('div', { class: 'tool-label' }, 'Prompt, exactly as the model saw it'),
       prompt,
       h('div', { class: 'tool-label' }, `Output (stopped by ${e.stop})`),
-      h('pre', { class: 'output-text' }, ...this.highlightTag(e.ids, e.raw), h('span', { class: 'tok-special' }, stopName(e.stop))),
+      h('pre', { class: 'output-text', tabindex: 0 }, ...this.highlightTag(e.ids, e.raw), h('span', { class: 'tok-special' }, stopName(e.stop))),
       h('button', { type: 'button', class: 'secondary small', onclick: () => void navigator.clipboard?.writeText(e.prompt.text) }, 'Copy prompt'),
     );
     const details = h(

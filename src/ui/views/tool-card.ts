@@ -68,7 +68,8 @@ export class ToolCard {
 }
 
 function section(s: ResultSection): HTMLElement {
-  const body = s.sources ? sourceList(s.sources) : s.pods ? podList(s.pods) : h('pre', {}, s.text);
+  // A result can be long: its box scrolls, so it takes focus (keyboard users scroll it too).
+  const body = s.sources ? sourceList(s.sources) : s.pods ? podList(s.pods) : h('pre', { tabindex: 0 }, s.text);
   return h('div', { class: `tool-section${s.error ? ' is-error' : ''}`, 'data-section': s.label }, h('div', { class: 'tool-label' }, s.label), body);
 }
 

@@ -19,6 +19,8 @@ export class TranscriptView {
   private readonly announcer: HTMLElement;
   /** The view of each run, while it runs and after (kept or not). */
   private readonly runs = new Map<number, TurnView>();
+  /** The view behind each turn element in the list. */
+  private readonly viewOf = new WeakMap<Element, TurnView>();
   private readonly actions: TurnActions;
   private follow = true;
 
@@ -46,7 +48,7 @@ export class TranscriptView {
 
   /** The views shown, first to last. */
   private get views(): TurnView[] {
-    return [...this.list.children].map((el) => (el as HTMLElement & { turnView?: TurnView }).turnView!).filter(Boolean);
+    return [...this.list.children].flatMap((el) => this.viewOf.get(el) ?? []);
   }
 
   private handle(e: SessionEvent): void {
@@ -122,7 +124,7 @@ export class TranscriptView {
   }
 
   private mount(view: TurnView): TurnView {
-    (view.el as HTMLElement & { turnView?: TurnView }).turnView = view;
+    this.viewOf.set(view.el, view);
     return view;
   }
 
