@@ -4,9 +4,15 @@ import { crossOriginIsolationPlugin } from './src/server/cross-origin-isolation.
 import { engineProxy } from './src/server/engine-proxy.js';
 import { toolProxy } from './src/server/tool-proxy.js';
 
+/**
+ * The chat page. Ports are strict: a taken port is an error, never a silent move to the next one,
+ * because the README and the CLI's default tool proxy (http://127.0.0.1:5173/api/tools/) name them.
+ * The build writes dist/page/ (the widget's build writes dist/widget/: neither empties the other).
+ */
 export default defineConfig({
   worker: { format: 'es', plugins: () => [ortWasmFallbackNotBundled()] },
-  server: { port: 5173 },
-  build: { chunkSizeWarningLimit: 8000 },
+  server: { port: 5173, strictPort: true },
+  preview: { port: 4173, strictPort: true },
+  build: { outDir: 'dist/page', chunkSizeWarningLimit: 8000 },
   plugins: [crossOriginIsolationPlugin(), toolProxy(), engineProxy(), pyodideCorsPlugin(), modelsInPreviewPlugin(import.meta.dirname)],
 });

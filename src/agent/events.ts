@@ -12,6 +12,7 @@ export type FinishReason =
   | 'aborted' // the caller's AbortSignal
   | 'time_budget' // the loop's total time ran out
   | 'no_progress' // <|eom_id|> with nothing callable, twice in a row
+  | 'repetition' // a step kept repeating one block of tokens and was stopped (agent/repetition-guard.ts)
   | 'error'; // see the preceding `error` event
 
 export type AgentEvent =

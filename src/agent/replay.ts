@@ -74,6 +74,8 @@ async function replayRun(
       tools: (options.tools ?? []).filter((t) => conversation.builtinTools?.includes(t.name)),
       conversation: { ...conversation, messages: transcript },
       maxSteps: scripts.length,
+      // Recorded output is forced as it was, loops included (a recorded repetition stop replays to its end).
+      repetition: false,
       logitsProcessors: (step) => (scripts[step] ? [{ type: 'force', tokens: scripts[step] }] : undefined),
       recordedResult: (_call, step, index) => recorded(step, index),
     }),

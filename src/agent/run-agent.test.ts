@@ -278,6 +278,40 @@ describe('bounds and failures', () => {
   });
 });
 
+describe('a step that loops', () => {
+  const sentence = ' I cannot do that without your permission.';
+  const looping = `${sentence.repeat(30)}<|eot_id|>`;
+
+  it('is stopped once it repeats one block 5 times; the run ends with "repetition" and the transcript goes on', async () => {
+    const { finish, events } = await run([looping], []);
+    expect(finish.reason).toBe('repetition');
+    const step = ofType(events, 'step-finish')[0]!;
+    const block = tokenizer.encode(sentence).length;
+    // Stopped a few id batches after the 5th copy: nowhere near the 30 forced.
+    expect(step.stats.decodedTokens).toBeLessThan(block * 15);
+    expect(step.stats.decodedTokens).toBeGreaterThanOrEqual(block * 5);
+    expect(finish.messages.at(-1)).toMatchObject({ role: 'assistant', stop: 'eot', ids: step.ids });
+    rendersOn(finish.messages);
+    const next = await run(['Sorry about that.<|eot_id|>'], [], {}, { date: DATE, messages: [...finish.messages, { role: 'user', content: 'Again?' }] });
+    expect(next.finish).toMatchObject({ reason: 'done', text: 'Sorry about that.' });
+  });
+
+  it('runs to its end with the guard off (repetition: false)', async () => {
+    const { finish } = await run([looping], [], { repetition: false, maxTokensPerStep: 1024 });
+    expect(finish.reason).toBe('done');
+    expect(finish.text.trim()).toBe(sentence.repeat(30).trim());
+  });
+
+  it("asks the engine for at most a quarter of the model's context per step", async () => {
+    const asked: Array<number | undefined> = [];
+    const spy: RunAgentOptions['engine'] = { generate: (request, onIds, signal) => (asked.push(request.maxTokens), engine.generate(request, onIds, signal)) };
+    const info = (contextWindow: number) => ({ modelId: 'tiny-llama', backend: 'onnx' as const, contextWindow, toolCalling: true, device: 'cpu', sampling: {} });
+    await run(['Ok.<|eot_id|>'], [], { engine: spy, model: info(1024) });
+    await run(['Ok.<|eot_id|>'], [], { engine: spy, model: info(4096) });
+    expect(asked).toEqual([256, 1024]);
+  });
+});
+
 describe('a tool with its own time limit', () => {
   it('reports its own timeout (e.g. lost interpreter state) before the loop\'s timeout fires', async () => {
     const selfTimed: Tool = {

@@ -15,7 +15,9 @@ import { StreamDecoder } from '../format/tokenizer/stream-decoder';
 import type { Conversation, Message, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
 import type { AgentEvent, FinishReason } from './events';
+import { DEFAULT_REPETITION, RepetitionGuard, type RepetitionOptions } from './repetition-guard';
 import { runToolCall } from './run-tool-call';
+import { stepTokenCap } from './step-cap';
 import { ToolSet } from './tool-set';
 
 export interface RunAgentOptions {
@@ -33,8 +35,10 @@ export interface RunAgentOptions {
   timeBudgetMs?: number;
   signal?: AbortSignal;
   sampling?: SamplingParams;
-  /** Tokens per step (default 1024). */
+  /** Tokens per step (default 1024; never more than a quarter of the model's context, see step-cap.ts). */
   maxTokensPerStep?: number;
+  /** A step whose tail repeats one block of ids is stopped and the run ends with `repetition` (default on; false: off). */
+  repetition?: RepetitionOptions | false;
   /** Tool results are cut to this many tokens, with a marker (default 1500). */
   maxResultTokens?: number;
   /** Asked before running a tool that needs confirmation; resolve true to run it. */
@@ -86,16 +90,23 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
     }
     for (const tool of tools.all()) void tool.warm?.().catch(() => {});
 
+    const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
     while (step < cfg.maxSteps) {
       if (signal.aborted) return finish(endReason());
       const segments = renderSegments({ ...conversation(), addGenerationPrompt: true });
       const ids = segmentsToIds(segments, o.tokenizer);
       emit({ type: 'step-start', step, promptTokens: ids.length });
       const stream = streamText(o.tokenizer, step, emit);
+      // A step that loops is stopped by its own signal; the run's signal stays untouched.
+      const guard = o.repetition === false ? null : new RepetitionGuard(o.repetition ?? DEFAULT_REPETITION);
+      const looped = new AbortController();
       const result: GenerateResult = await o.engine.generate(
-        { tokens: ids, sampling: o.sampling, maxTokens: cfg.maxTokensPerStep, logitsProcessors: o.logitsProcessors?.(step) },
-        stream.push,
-        signal,
+        { tokens: ids, sampling: o.sampling, maxTokens, logitsProcessors: o.logitsProcessors?.(step) },
+        (batch) => {
+          stream.push(batch);
+          if (guard && !looped.signal.aborted && batch.some((id) => guard.push(id))) looped.abort();
+        },
+        AbortSignal.any([signal, looped.signal]),
       );
       stream.flush();
       const raw = o.tokenizer.decode(result.tokens);
@@ -109,7 +120,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       if (!finished) {
         if (result.tokens.length > 0) messages.push({ role: 'assistant', content, raw, ids: result.tokens, stop: 'eot', toolCalls: [] });
         answer = content;
-        if (result.stop === 'abort') return finish(endReason());
+        if (result.stop === 'abort') return finish(looped.signal.aborted && !signal.aborted ? 'repetition' : endReason());
         if (result.stop === 'length') return finish('length');
         return finish('done');
       }

@@ -105,15 +105,98 @@ describe('ChatSession', () => {
     expect(ends(events)[1]).toMatchObject({ reason: 'done' });
   });
 
-  it('regenerate replaces the last turn', async () => {
+  it('regenerate replaces the last turn with an alternative; the first answer is kept beside it', async () => {
     const { s, events } = session();
     force(s, 'First answer.<|eot_id|>');
     await s.send('Hi');
+    const first = ends(events)[0]!.node!;
     force(s, 'Second answer.<|eot_id|>');
     await s.regenerate();
     const starts = events.filter((e) => e.type === 'turn-start');
-    expect(starts.map((e) => e.type === 'turn-start' && e.replaces)).toEqual([null, 1]);
+    expect(starts.map((e) => e.type === 'turn-start' && e.replaces)).toEqual([null, first]);
     expect(s.transcript.map((m) => m.content)).toEqual(['Hi', 'Second answer.']);
+    expect(s.siblings(first)).toEqual([first, ends(events)[1]!.node]);
+    s.switchTo(first);
+    expect(s.transcript.map((m) => m.content)).toEqual(['Hi', 'First answer.']);
+  });
+});
+
+/** The step-finish events of run `turn`. */
+const stepsOf = (events: SessionEvent[], turn: number) =>
+  events.flatMap((e) => (e.type === 'agent' && e.turn === turn && e.event.type === 'step-finish' ? [e.event] : []));
+/** How much of `prompt` differs from what the engine holds (`cached`): the suffix after their common prefix. */
+const divergent = (cached: number[], prompt: number[]) => {
+  let common = 0;
+  while (common < Math.min(cached.length, prompt.length - 1) && cached[common] === prompt[common]) common++;
+  return prompt.length - common;
+};
+
+describe('ChatSession alternatives', () => {
+  it('regenerating an older turn and editing an older message branch there, keep every branch, and prefill only what diverges', async () => {
+    const { s, events } = session();
+    for (const [q, a] of [['One?', 'Uno.'], ['Two?', 'Dos.'], ['Three?', 'Tres.']]) {
+      force(s, `${a}<|eot_id|>`);
+      await s.send(q!);
+    }
+    const [one, two, three] = ends(events).map((e) => e.node!);
+    const last = stepsOf(events, 3)[0]!;
+    const cached = [...last.prompt.ids, ...last.ids];
+
+    force(s, 'Deux.<|eot_id|>');
+    await s.regenerate(two);
+    expect(s.transcript.map((m) => m.content)).toEqual(['One?', 'Uno.', 'Two?', 'Deux.']);
+    const regenerated = stepsOf(events, 4)[0]!;
+    expect(regenerated.stats.prefilledTokens).toBe(divergent(cached, regenerated.prompt.ids));
+    expect(regenerated.stats.prefilledTokens).toBe(1); // the prompt is a prefix of what the cache held
+
+    force(s, 'Zwei.<|eot_id|>');
+    await s.edit(two!, 'Two, in German?');
+    expect(s.transcript.map((m) => m.content)).toEqual(['One?', 'Uno.', 'Two, in German?', 'Zwei.']);
+    const edited = stepsOf(events, 5)[0]!;
+    expect(edited.stats.prefilledTokens).toBe(divergent([...regenerated.prompt.ids, ...regenerated.ids], edited.prompt.ids));
+    expect(edited.stats.prefilledTokens).toBeLessThan(edited.prompt.ids.length / 2);
+
+    expect(s.siblings(two!)).toHaveLength(3);
+    s.switchTo(two!);
+    expect(s.transcript.map((m) => m.content)).toEqual(['One?', 'Uno.', 'Two?', 'Dos.', 'Three?', 'Tres.']);
+    expect(s.path.map((n) => n.id)).toEqual([one, two, three]);
+    expect(events.at(-1)).toEqual({ type: 'switched' });
+  });
+
+  it('a snapshot restores the tree, the allow-list and the rendered options; a follow-up prefills only what was appended', async () => {
+    let asked = 0;
+    const { s, events } = session(async () => (asked++, 'always'));
+    force(s, CALL, 'Sunny in Paris.<|eot_id|>');
+    await s.send('Weather in Paris?');
+    const snapshot = structuredClone(s.snapshot());
+    expect(snapshot.allowedTools).toEqual(['get_weather']);
+    expect(snapshot.renderOptions).toMatchObject({ builtinTools: [], tools: [expect.objectContaining({ function: expect.objectContaining({ name: 'get_weather' }) })], date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+
+    const restored = session(async () => (asked++, 'deny'));
+    restored.s.restore(snapshot);
+    expect(restored.s.transcript).toEqual(s.transcript);
+    expect(restored.s.alwaysAllowed).toEqual(['get_weather']);
+    const finalStep = stepsOf(events, 1).at(-1)!;
+    expect(restored.s.contextTokens()).toBe(finalStep.prompt.ids.length + finalStep.ids.length + 1); // prompt, answer, <|eot_id|>
+    force(restored.s, CALL, 'Still sunny.<|eot_id|>');
+    await restored.s.send('And tomorrow?');
+    const [first] = stepsOf(restored.events, 1);
+    // The engine still holds the first session's last step: only the new user turn and header are prefilled.
+    expect(first!.prompt.ids.slice(0, finalStep.prompt.ids.length + finalStep.ids.length)).toEqual([...finalStep.prompt.ids, ...finalStep.ids]);
+    expect(first!.stats.prefilledTokens).toBe(divergent([...finalStep.prompt.ids, ...finalStep.ids], first!.prompt.ids));
+    expect(asked).toBe(1); // the restored "always allow" was not asked again
+  });
+
+  it('a run that started before restore() writes nothing back', async () => {
+    const { s } = session(
+      () =>
+        new Promise<ConfirmAnswer>(() => {
+          setTimeout(() => s.restore({ tree: { nodes: {}, children: {}, selected: {} }, allowedTools: [], renderOptions: {} }), 10);
+        }),
+    );
+    force(s, CALL, 'never');
+    await s.send('Weather in Paris?');
+    expect(s.transcript).toEqual([]);
   });
 });
 

@@ -1,22 +1,30 @@
 /**
- * One conversation with the loaded model, no DOM: send, stop, regenerate, start over. The
- * transcript is what the last run's `finish` returned (raw emitted text and ids kept), never
- * rebuilt, so every turn's prompt extends the previous one and the engine reuses its KV cache.
+ * One conversation with the loaded model, no DOM: send, stop, edit-and-resend any user message,
+ * regenerate any answer, switch between the alternatives, start over, restore a stored one. The
+ * conversation is a tree of turns (conversation-tree.ts); what is shown is its active path, and every
+ * turn's reply is what the run's `finish` returned (raw emitted text and ids kept), never rebuilt. So
+ * each prompt shares its longest prefix with what the engine last saw, and only what diverges is
+ * prefilled — a follow-up after the answer, a regenerate of an older turn, an edited message.
  *
- * Invariants: at most one run at a time; every run ends with exactly one `turn-end`; a run that
- * ends in an error leaves the transcript as it was before the user's message (nothing half-valid
- * is kept); a stopped run keeps what was said; the kept transcript always renders again (the engine
- * never samples a structural special token, so emitted ids always replay); "always allow" is per
- * tool name and lasts until it is revoked or the conversation is cleared. clear() starts from
- * nothing: no transcript, no "always allow", and `onClear` gives the tools fresh state (a new
- * Python interpreter), so nothing one conversation planted reaches the next.
+ * Invariants: at most one run at a time; every run ends with exactly one `turn-end`; a run that ends
+ * in an error adds nothing to the tree (nothing half-valid is kept); a stopped run keeps what was
+ * said; the kept transcript always renders again (the engine never samples a structural special
+ * token, so emitted ids always replay); a run started before clear() or restore() writes nothing
+ * back. "Always allow" is per tool name and per conversation (stored with it): it lasts until it is
+ * revoked or another conversation is shown. clear() and restore() start from nothing of the previous
+ * conversation: no transcript, no "always allow" but the shown conversation's own, and `onClear` gives
+ * the tools fresh state (a new Python interpreter), so nothing one conversation planted reaches another.
  */
 import type { AgentEvent, FinishReason } from '../agent/events';
 import { runAgent } from '../agent/run-agent';
+import { ToolSet } from '../agent/tool-set';
 import type { EngineLike, LoadedModelInfo, SamplingParams, SerializedError } from '../engine/contract';
 import { EngineError, serializeError } from '../engine/errors';
-import type { Message, TextTokenizer, ToolCall } from '../format/types';
+import { renderSegments, segmentsToIds } from '../format/render';
+import type { Conversation, Message, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
+import { ConversationTree, ROOT, transcriptOf, type StoredToolResult, type TreeData, type TurnNode } from './conversation-tree';
+import type { RenderedOptions } from './stored-conversation';
 
 export type ConfirmAnswer = 'once' | 'always' | 'deny';
 
@@ -39,32 +47,45 @@ export interface ChatSessionOptions {
   confirm: (call: ToolCall, signal: AbortSignal) => Promise<ConfirmAnswer>;
   /** Called by clear(), after the run stopped: reset what the tools keep between calls. */
   onClear?: () => void;
+  /** Today's date (a test can pin it). */
+  today?: () => Date;
 }
 
 export type SessionEvent =
-  | { type: 'turn-start'; turn: number; userText: string; replaces: number | null }
+  /** A run starts; `replaces`: the turn it is an alternative of (regenerate, edit), or null for a new turn. */
+  | { type: 'turn-start'; turn: number; userText: string; parent: string; replaces: string | null }
   | { type: 'agent'; turn: number; event: AgentEvent }
-  | { type: 'turn-end'; turn: number; reason: FinishReason; kept: boolean; error: SerializedError | null }
+  /** `node`: the turn added to the tree when the run was kept, else null. */
+  | { type: 'turn-end'; turn: number; reason: FinishReason; kept: boolean; error: SerializedError | null; node: string | null }
   | { type: 'busy'; busy: boolean }
   | { type: 'cleared' }
-  /** The tools that run without asking changed (always allowed, revoked, cleared). */
-  | { type: 'allowed'; names: string[] };
+  /** The tools that run without asking changed (always allowed, revoked, cleared, restored). */
+  | { type: 'allowed'; names: string[] }
+  /** The shown branch changed (an alternative selected, a stored conversation restored): show the active path again. */
+  | { type: 'switched' };
 
-interface LastTurn {
-  turn: number;
+/** What is stored of a session (with the conversation's id, title and dates: stored-conversation.ts). */
+export interface SessionSnapshot {
+  tree: TreeData;
+  allowedTools: string[];
+  renderOptions: RenderedOptions;
+}
+
+interface FailedRun {
   userText: string;
-  /** The transcript before this turn's user message. */
-  before: Message[];
+  parent: string;
+  replaces: string | null;
 }
 
 export class ChatSession {
-  private messages: Message[] = [];
+  private tree = ConversationTree.empty();
   private readonly listeners = new Set<(e: SessionEvent) => void>();
   private controller: AbortController | null = null;
-  private last: LastTurn | null = null;
-  private nextTurn = 1;
-  private readonly allowed = new Set<string>();
-  /** Bumped by clear(): a run that started before it does not write the transcript back. */
+  private failed: FailedRun | null = null;
+  private runs = 0;
+  private allowed = new Set<string>();
+  private rendered: RenderedOptions = {};
+  /** Bumped by clear() and restore(): a run that started before either writes nothing back. */
   private epoch = 0;
 
   constructor(private readonly o: ChatSessionOptions) {}
@@ -73,9 +94,19 @@ export class ChatSession {
     return this.controller !== null;
   }
 
-  /** The transcript (a copy). */
+  /** The shown branch's messages (a copy). */
   get transcript(): Message[] {
-    return [...this.messages];
+    return transcriptOf(this.tree.activePath());
+  }
+
+  /** The shown turns, first to last. */
+  get path(): TurnNode[] {
+    return this.tree.activePath();
+  }
+
+  /** A turn and its alternatives (itself included), in creation order. */
+  siblings(id: string): string[] {
+    return this.tree.siblings(id);
   }
 
   /** Tool names the user chose "always allow" for, in that order. */
@@ -89,7 +120,7 @@ export class ChatSession {
   }
 
   get canRegenerate(): boolean {
-    return !this.busy && this.last !== null;
+    return !this.busy && (this.failed !== null || this.tree.leaf !== ROOT);
   }
 
   on(listener: (e: SessionEvent) => void): () => void {
@@ -97,28 +128,44 @@ export class ChatSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Sends a user message; resolves when the run has ended. Ignored while a run is going. */
+  /** Sends a user message after the shown turns; resolves when the run has ended. Ignored while a run is going. */
   async send(text: string): Promise<void> {
     if (this.busy || text.trim() === '') return;
-    await this.run(text, [...this.messages], null);
+    await this.run(text, this.tree.leaf, null);
   }
 
   /**
-   * Runs the last user message again from the transcript as it was before it. The prompt shares
-   * everything up to the new answer with what the engine holds, so only the divergent suffix is
-   * prefilled (the engine rolls its cache back to the common prefix).
+   * Runs turn `id`'s user message again from the transcript before it, as a new alternative of that
+   * turn; without an id, the last failed run or else the last turn. Only what follows the shared
+   * prefix is prefilled (the engine rolls its cache back to the common prefix).
    */
-  async regenerate(): Promise<void> {
-    if (!this.canRegenerate || !this.last) return;
-    const { userText, before, turn } = this.last;
-    await this.run(userText, before, turn);
+  async regenerate(id?: string): Promise<void> {
+    if (!this.canRegenerate) return;
+    if (id === undefined && this.failed) {
+      const { userText, parent, replaces } = this.failed;
+      return this.run(userText, parent, replaces);
+    }
+    const node = this.tree.node(id ?? this.tree.leaf);
+    if (node) await this.run(node.userText, node.parent, node.id);
   }
 
-  /** Replaces the last user message with `text` and runs it (the shared prefix is reused, as for regenerate). */
+  /** Sends `text` in place of turn `id`'s user message, as a new alternative of that turn. */
+  async edit(id: string, text: string): Promise<void> {
+    const node = this.tree.node(id);
+    if (this.busy || !node || text.trim() === '') return;
+    await this.run(text, node.parent, node.id);
+  }
+
+  /** Replaces the last user message with `text` and runs it. */
   async editLast(text: string): Promise<void> {
-    if (!this.canRegenerate || !this.last || text.trim() === '') return;
-    const { before, turn } = this.last;
-    await this.run(text, before, turn);
+    await this.edit(this.tree.leaf, text);
+  }
+
+  /** Shows alternative `id` (and its continuation) instead of its siblings. */
+  switchTo(id: string): void {
+    if (this.busy || !this.tree.node(id)) return;
+    this.tree.select(id);
+    this.emit({ type: 'switched' });
   }
 
   /** Stops the current run (generation, a tool, or a pending confirmation). */
@@ -128,14 +175,50 @@ export class ChatSession {
 
   /** Forgets the conversation (the engine's cache is simply not extended by the next prompt). */
   clear(): void {
-    this.stop();
-    this.epoch++;
-    this.messages = [];
-    this.last = null;
-    this.allowed.clear();
-    this.o.onClear?.();
+    this.reset();
     this.emit({ type: 'cleared' });
     this.emit({ type: 'allowed', names: [] });
+  }
+
+  /** Shows a stored conversation; the next message continues its shown branch. */
+  restore(snapshot: SessionSnapshot): void {
+    this.reset();
+    this.tree = ConversationTree.from(snapshot.tree);
+    this.allowed = new Set(snapshot.allowedTools);
+    this.rendered = { ...snapshot.renderOptions };
+    this.emit({ type: 'switched' });
+    this.emit({ type: 'allowed', names: this.alwaysAllowed });
+  }
+
+  snapshot(): SessionSnapshot {
+    return { tree: this.tree.toData(), allowedTools: this.alwaysAllowed, renderOptions: { ...this.rendered } };
+  }
+
+  /**
+   * Tokens the shown branch takes in the context: its prompt as rendered, without a generation
+   * prompt (after a run, what the KV cache holds: the last prompt, the emitted ids and the stop id);
+   * null before a tokenizer is there.
+   */
+  contextTokens(): number | null {
+    const tokenizer = this.o.tokenizer();
+    if (!tokenizer) return null;
+    const messages = this.transcript;
+    if (messages.length === 0) return 0;
+    try {
+      return segmentsToIds(renderSegments({ ...this.rendered, messages, addGenerationPrompt: false }), tokenizer).length;
+    } catch {
+      return null; // not renderable on its own (a stopped call still waiting on its result)
+    }
+  }
+
+  private reset(): void {
+    this.stop();
+    this.epoch++;
+    this.tree = ConversationTree.empty();
+    this.failed = null;
+    this.rendered = {};
+    this.allowed = new Set();
+    this.o.onClear?.();
   }
 
   private emit(e: SessionEvent): void {
@@ -154,28 +237,32 @@ export class ChatSession {
     return answer !== 'deny';
   }
 
-  private async run(userText: string, before: Message[], replaces: number | null): Promise<void> {
-    const turn = this.nextTurn++;
+  private async run(userText: string, parent: string, replaces: string | null): Promise<void> {
+    const turn = ++this.runs;
     const epoch = this.epoch;
     const controller = new AbortController();
     this.controller = controller;
-    this.last = { turn, userText, before };
+    const before = transcriptOf(this.tree.pathTo(parent));
     const settings = this.o.settings();
     this.emit({ type: 'busy', busy: true });
-    this.emit({ type: 'turn-start', turn, userText, replaces });
+    this.emit({ type: 'turn-start', turn, userText, parent, replaces });
     let reason: FinishReason = 'error';
     let error: SerializedError | null = null;
-    let kept = false;
-    let finished: Message[] = before;
+    let reply: Message[] | null = null;
+    const toolResults: StoredToolResult[] = [];
+    let rendered: RenderedOptions = {};
     try {
       const tokenizer = this.o.tokenizer();
       if (!tokenizer) throw new EngineError('not_loaded', 'no model is loaded: load one first');
       const model = this.o.model();
+      const tools = this.o.tools();
+      rendered = renderedOptions(tools, this.o.today?.() ?? new Date());
+      const conversation: Conversation = { messages: [...before, { role: 'user', content: userText }], ...(rendered.date ? { date: rendered.date } : {}) };
       const events = runAgent({
         engine: this.o.engine,
         tokenizer,
-        tools: this.o.tools(),
-        conversation: { messages: [...before, { role: 'user', content: userText }] },
+        tools,
+        conversation,
         maxSteps: settings.maxSteps,
         maxTokensPerStep: settings.maxTokensPerStep,
         // A model's own sampling (the micro model is greedy) wins over the user's defaults.
@@ -186,21 +273,44 @@ export class ChatSession {
       });
       for await (const event of events) {
         if (event.type === 'error') error = event.error;
+        if (event.type === 'tool-result') toolResults.push({ callId: event.callId, isError: event.isError, durationMs: event.durationMs });
         if (event.type === 'finish') {
           reason = event.reason;
-          kept = reason !== 'error';
-          finished = kept ? event.messages : before;
+          reply = reason === 'error' ? null : event.messages.slice(before.length + 1);
         }
         this.emit({ type: 'agent', turn, event });
       }
-      if (epoch === this.epoch) this.messages = finished;
     } catch (e) {
       error = serializeError(e);
-      if (epoch === this.epoch) this.messages = before;
+      reply = null;
     } finally {
       this.controller = null;
-      this.emit({ type: 'turn-end', turn, reason, kept, error });
+      let node: string | null = null;
+      if (epoch === this.epoch) {
+        if (reply) {
+          node = newId();
+          this.tree.add({ id: node, parent, userText, reply, reason, toolResults, createdAt: Date.now() });
+          this.rendered = rendered;
+          this.failed = null;
+        } else this.failed = { userText, parent, replaces };
+      }
+      this.emit({ type: 'turn-end', turn, reason, kept: reply !== null, error, node });
       this.emit({ type: 'busy', busy: false });
     }
   }
+}
+
+/** What the run renders besides its messages: the tools' options and, with tools, today's date. */
+function renderedOptions(tools: readonly Tool[], today: Date): RenderedOptions {
+  if (tools.length === 0) return {};
+  return { ...new ToolSet(tools).renderOptions(), date: isoDate(today) };
+}
+
+/** The local calendar date as YYYY-MM-DD. */
+export function isoDate(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+function newId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }

@@ -9,6 +9,7 @@
  * http(s)/mailto only, open in a new tab without a referrer, and show where they go: the
  * destination's host (a mailto's address) stands beside the link text unless the text is the URL
  * itself, so text cannot pose as one URL while pointing to another.
+ * The only class kept is a code block's `language-x` (code-blocks.ts).
  */
 import createDOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
@@ -17,7 +18,9 @@ const ALLOWED_TAGS = [
   'p', 'br', 'hr', 'strong', 'em', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'input', 'small',
 ];
-const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'type', 'checked', 'disabled'];
+const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'type', 'checked', 'disabled', 'class'];
+/** The one class kept: a code block's fence language (code-blocks.ts labels and highlights by it). */
+const CODE_LANGUAGE = /^language-[\w+#.-]{1,32}$/;
 const SAFE_URL = /^(?:https?:|mailto:)/i;
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -62,6 +65,11 @@ const marked = new Marked({
       const destination = linkDestination(href);
       return `image: ${escapeHtml(text || 'no description')}${destination === null ? '' : destinationNote(destination)}`;
     },
+    code: ({ text, lang }: Tokens.Code) => {
+      const language = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+      const cls = CODE_LANGUAGE.test(`language-${language}`) ? ` class="language-${language}"` : '';
+      return `<pre><code${cls}>${escapeHtml(text)}</code></pre>\n`;
+    },
   },
 });
 
@@ -70,6 +78,9 @@ let purifier: ReturnType<typeof createDOMPurify> | null = null;
 function purify(): ReturnType<typeof createDOMPurify> {
   if (purifier) return purifier;
   const p = createDOMPurify(window);
+  p.addHook('uponSanitizeAttribute', (node, data) => {
+    if (data.attrName === 'class' && !(node.tagName === 'CODE' && CODE_LANGUAGE.test(data.attrValue))) data.keepAttr = false;
+  });
   p.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A') {
       const href = node.getAttribute('href');

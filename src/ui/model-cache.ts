@@ -107,3 +107,16 @@ export function cachedModelIds(models: readonly ModelEntry[], cached: readonly C
   }
   return ids;
 }
+
+/** A model counts as cached once this share of its download size is in the cache (an interrupted download is not). */
+export const COMPLETE_SHARE = 0.9;
+
+/**
+ * The ids of models whose files are (nearly) all cached: loading them downloads nothing, so the page
+ * neither asks before it nor holds back the automatic reload of the last model.
+ */
+export function completeCachedIds(models: readonly ModelEntry[], cached: readonly CachedModel[], modelsBaseUrl: string): Set<string> {
+  const ids = cachedModelIds(models, cached, modelsBaseUrl);
+  const bytesOf = (m: ModelEntry) => cached.find((c) => c.labels.includes(m.label))?.bytes ?? 0;
+  return new Set(models.filter((m) => ids.has(m.id) && bytesOf(m) >= m.sizeBytes * COMPLETE_SHARE).map((m) => m.id));
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GpuCapabilities } from '../engine/contract';
 import { MODELS } from '../engine/models';
-import { modelChoices } from './model-choices';
+import { gpuMemoryLine, modelChoices } from './model-choices';
 
 const gpu = (over: Partial<GpuCapabilities> = {}): GpuCapabilities => ({
   webgpu: true,
@@ -55,4 +55,23 @@ describe('modelChoices', () => {
     const c = modelChoices(MODELS, gpu({ shaderF16: false }), { deviceMemoryGB: 4 });
     for (const x of c.choices.filter((x) => x.group === 'no')) expect(x.fit.reason.length).toBeGreaterThan(10);
   });
+});
+
+describe('the GPU-memory line', () => {
+  const adapter = (description: string) => ({ webgpu: true, shaderF16: true, adapter: { vendor: '', architecture: '', description }, limits: null });
+  const cases: Record<string, { caps: Parameters<typeof gpuMemoryLine>[0]; hints: { deviceMemoryGB?: number }; line: string }> = {
+    'a software renderer has no GPU memory, whatever system memory there is': {
+      caps: adapter('SwiftShader Device (Subzero)'),
+      hints: { deviceMemoryGB: 16 },
+      line: 'GPU memory: none — no GPU here; WebGPU runs on the CPU (a software renderer)',
+    },
+    'no WebGPU': { caps: { webgpu: false, shaderF16: false, adapter: null, limits: null }, hints: { deviceMemoryGB: 8 }, line: 'GPU memory: none in use (no WebGPU)' },
+    'a real GPU: an estimate, with its source': {
+      caps: adapter('NVIDIA GeForce RTX 4070'),
+      hints: { deviceMemoryGB: 8 },
+      line: 'GPU memory (estimate): about 8 GB — from the 8 GB of system memory the browser reports (navigator.deviceMemory), not a measurement',
+    },
+    'a real GPU, nothing reported': { caps: adapter('NVIDIA GeForce RTX 4070'), hints: {}, line: 'GPU memory: unknown — browsers do not report it; models are assumed to fit' },
+  };
+  for (const [name, c] of Object.entries(cases)) it(name, () => expect(gpuMemoryLine(c.caps, c.hints)).toBe(c.line));
 });

@@ -61,12 +61,7 @@ function capabilityReport(caps: GpuCapabilities, hints: MachineHints): string[] 
   const gpu = a ? [a.vendor, a.architecture, a.description].filter(Boolean).join(' ') || 'unnamed adapter' : '';
   const lines = [caps.webgpu ? `WebGPU: yes (${gpu}${isSoftwareAdapter(caps) ? ', a software renderer' : ''})` : `WebGPU: no — ${caps.reason ?? 'not available'}`];
   if (caps.webgpu) lines.push(`shader-f16: ${caps.shaderF16 ? 'yes' : 'no (the q4f32 variants are used)'}`);
-  const budget = vramBudgetMB(caps, hints);
-  lines.push(
-    budget === null
-      ? 'GPU memory: unknown (browsers do not report it); estimates assume it is enough'
-      : `GPU memory: about ${(budget / 1024).toFixed(0)} GB estimated (from the ${hints.deviceMemoryGB} GB the browser reports)`,
-  );
+  lines.push(gpuMemoryLine(caps, hints));
   if (caps.wasm) {
     lines.push(
       caps.wasm.crossOriginIsolated
@@ -75,6 +70,19 @@ function capabilityReport(caps: GpuCapabilities, hints: MachineHints): string[] 
     );
   }
   return lines;
+}
+
+/**
+ * The GPU-memory line, labelled as what it is: browsers never report GPU memory, so with a real
+ * adapter it is an estimate from the system memory the browser admits (navigator.deviceMemory), and
+ * with a software renderer or no WebGPU there is no GPU memory to speak of.
+ */
+export function gpuMemoryLine(caps: GpuCapabilities, hints: MachineHints): string {
+  if (!caps.webgpu) return 'GPU memory: none in use (no WebGPU)';
+  if (isSoftwareAdapter(caps)) return 'GPU memory: none — no GPU here; WebGPU runs on the CPU (a software renderer)';
+  const budget = vramBudgetMB(caps, hints);
+  if (budget === null) return 'GPU memory: unknown — browsers do not report it; models are assumed to fit';
+  return `GPU memory (estimate): about ${(budget / 1024).toFixed(0)} GB — from the ${hints.deviceMemoryGB} GB of system memory the browser reports (navigator.deviceMemory), not a measurement`;
 }
 
 /** The flagship for this device: Llama 3.1 8B with the full context, f16 when the GPU has it. */

@@ -5,6 +5,7 @@
  */
 import type { OnnxDevice, SamplingParams } from '../engine/contract';
 import { QUERY_TOOL_NAMES, type BuiltinToolName } from '../format/builtin-tools';
+import { safeLocalStorage } from './page-memory';
 
 export type BuiltinToolId = BuiltinToolName;
 /** The built-in tools as the settings list them: the code interpreter first (it runs here, nothing leaves the page). */
@@ -88,12 +89,4 @@ export function localSettingsStore(key = 'llama-agent:settings', storage: Storag
       }
     },
   };
-}
-
-function safeLocalStorage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
 }

@@ -35,6 +35,53 @@ describe('resultSections', () => {
     },
     'plain text': { name: 'get_weather', content: 'sunny', isError: false, expected: [{ label: 'result', text: 'sunny' }] },
     'JSON pretty-printed': { name: 'x', content: '{"a": 1}', isError: false, expected: [{ label: 'result', text: '{\n  "a": 1\n}' }] },
+    'search results: titled sources with their host; a non-web URL is not a link': {
+      name: 'brave_search',
+      content:
+        '{"query": "Reykjavik", "results": [{"title": "Reykjavík", "url": "https://en.wikipedia.org/wiki/Reykjav%C3%ADk", "description": "The capital.", "age": "2 days ago"}, ' +
+        '{"title": "Trap", "url": "javascript:alert(1)", "description": ""}]}',
+      isError: false,
+      expected: [
+        {
+          label: '2 sources',
+          text: expect.stringContaining('Reykjav'),
+          sources: [
+            { title: 'Reykjavík', url: 'https://en.wikipedia.org/wiki/Reykjav%C3%ADk', host: 'en.wikipedia.org', description: 'The capital.', age: '2 days ago' },
+            { title: 'Trap', url: null, host: 'javascript:alert(1)', description: '' },
+          ],
+        },
+      ],
+    },
+    'search results from the keyless fallback say so': {
+      name: 'brave_search',
+      content: '{"query": "q", "source": "wikipedia (keyless fallback)", "results": [{"title": "T", "url": "https://www.example.org/a", "description": "d"}]}',
+      isError: false,
+      expected: [
+        { label: 'note', text: 'results from wikipedia (keyless fallback)' },
+        { label: '1 source', text: expect.any(String), sources: [{ title: 'T', url: 'https://www.example.org/a', host: 'example.org', description: 'd' }] },
+      ],
+    },
+    "Wolfram|Alpha's answer as pods": {
+      name: 'wolfram_alpha',
+      content: 'Query:\n"population of Reykjavik"\n\nInput interpretation:\nReykjavík | population\n\nResult:\n139875 people (2024 estimate)\n\nWolfram|Alpha website result for "population of Reykjavik":\nhttps://www.wolframalpha.com/input?i=population+of+Reykjavik\n',
+      isError: false,
+      expected: [
+        {
+          label: 'Wolfram|Alpha',
+          text: expect.any(String),
+          pods: [
+            { title: 'Query', text: '"population of Reykjavik"' },
+            { title: 'Input interpretation', text: 'Reykjavík | population' },
+            { title: 'Result', text: '139875 people (2024 estimate)' },
+            { title: 'Wolfram|Alpha website result for "population of Reykjavik"', text: 'https://www.wolframalpha.com/input?i=population+of+Reykjavik' },
+          ],
+        },
+      ],
+    },
+    'a Wolfram error stays an error': {
+      name: 'wolfram_alpha', content: '{"error": "Wolfram|Alpha did not understand the input"}', isError: true,
+      expected: [{ label: 'error', text: 'Wolfram|Alpha did not understand the input', error: true }],
+    },
   };
   for (const [title, { name, content, isError, expected }] of Object.entries(cases)) {
     it(title, () => expect(resultSections(name, content, isError)).toEqual(expected));

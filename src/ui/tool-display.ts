@@ -1,9 +1,12 @@
 /**
  * A tool call and its result as a card shows them: a title, the call's arguments as text (code as
  * code), and the result split into labelled sections (the code interpreter's stdout, stderr, value
- * and error apart; JSON pretty-printed; anything else verbatim). Pure; everything is text.
+ * and error apart; search results as titled sources with their host; Wolfram|Alpha's answer as its
+ * pods; JSON pretty-printed; anything else verbatim). Pure; everything is text (a source's link is
+ * http(s) only).
  */
 import type { ToolCall } from '../format/types';
+import { parseObject } from './tool-outcome';
 
 export interface CallDisplay {
   /** The tool's name, e.g. `brave_search`, `code_interpreter`, `get_weather`. */
@@ -18,9 +21,29 @@ export interface CallDisplay {
 
 export interface ResultSection {
   label: string;
+  /** The section as plain text (what is shown when there is no richer form). */
   text: string;
   /** Shown as an error (red). */
   error?: boolean;
+  /** Search results, shown as links. */
+  sources?: Source[];
+  /** Wolfram|Alpha's answer, one titled block per pod. */
+  pods?: Pod[];
+}
+
+export interface Source {
+  title: string;
+  /** An http(s) URL, or null when the result's URL was anything else (then shown as text only). */
+  url: string | null;
+  /** The URL's host without "www.", e.g. `en.wikipedia.org`. */
+  host: string;
+  description: string;
+  age?: string;
+}
+
+export interface Pod {
+  title: string;
+  text: string;
 }
 
 export function callDisplay(call: ToolCall): CallDisplay {
@@ -42,6 +65,17 @@ export function callDisplay(call: ToolCall): CallDisplay {
 /** The sections of a result (`content` is the ipython turn's text). */
 export function resultSections(name: string, content: string, isError: boolean): ResultSection[] {
   const parsed = parseObject(content);
+  if (name === 'brave_search' && parsed && Array.isArray(parsed.results)) {
+    const sources = parsed.results.flatMap((r) => sourceOf(r));
+    const note: ResultSection[] = typeof parsed.source === 'string' ? [{ label: 'note', text: `results from ${parsed.source}` }] : [];
+    if (sources.length === parsed.results.length) {
+      return [...note, { label: sources.length === 1 ? '1 source' : `${sources.length} sources`, text: JSON.stringify(parsed.results, null, 2), sources }];
+    }
+  }
+  if (name === 'wolfram_alpha' && !parsed && !isError) {
+    const pods = wolframPods(content);
+    if (pods.length > 0) return [{ label: 'Wolfram|Alpha', text: content, pods }];
+  }
   if (parsed && name === 'code_interpreter') {
     const out: ResultSection[] = [];
     const field = (key: string, label: string, error = false) => {
@@ -66,15 +100,41 @@ export function resultSections(name: string, content: string, isError: boolean):
   return [{ label: 'result', text: content, ...(isError ? { error: true } : {}) }];
 }
 
-function parseObject(text: string): Record<string, unknown> | null {
-  const t = text.trim();
-  if (!t.startsWith('{')) return null;
+function sourceOf(value: unknown): Source[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const r = value as Record<string, unknown>;
+  if (typeof r.title !== 'string' || typeof r.url !== 'string') return [];
+  let url: URL | null = null;
   try {
-    const v: unknown = JSON.parse(t);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    url = new URL(r.url);
   } catch {
-    return null;
+    url = null;
   }
+  const web = url !== null && (url.protocol === 'https:' || url.protocol === 'http:');
+  return [
+    {
+      title: r.title,
+      url: web ? url!.href : null,
+      host: web ? url!.hostname.replace(/^www\./, '') : r.url,
+      description: typeof r.description === 'string' ? r.description : '',
+      ...(typeof r.age === 'string' ? { age: r.age } : {}),
+    },
+  ];
+}
+
+/**
+ * Wolfram|Alpha's LLM API answer ("Query:\n…\n\nResult:\n…"): blocks separated by a blank line whose
+ * first line is a title ending in ":". Empty when the text has no such block.
+ */
+export function wolframPods(text: string): Pod[] {
+  const pods: Pod[] = [];
+  for (const block of text.split(/\n\s*\n/)) {
+    const lines = block.trim().split('\n');
+    const head = lines[0]?.trim() ?? '';
+    if (!head.endsWith(':') || lines.length < 2) continue;
+    pods.push({ title: head.slice(0, -1), text: lines.slice(1).join('\n').trim() });
+  }
+  return pods;
 }
 
 function firstLine(text: string): string {

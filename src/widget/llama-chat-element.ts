@@ -16,8 +16,13 @@
  *   autoload        load the model as soon as the element is connected
  *   heading         the title shown in the header (default "Assistant")
  *
+ * The header names the model with its download size and has Load model and New chat; Send is off
+ * until the model is loaded (as on the chat page: the box says why), and a download over 100 MB is
+ * confirmed first (download-plan.ts), whoever starts it — the Load button, `autoload` or `send()`.
+ *
  * JS API: registerTool(spec) / unregisterTool(name) for the host's own tools (see CustomToolSpec),
- * load(), send(text), stop(), clear(), messages. Events (bubbling, composed, detail as listed):
+ * load(), send(text) (loads the model first if needed), stop(), clear(), messages. Events (bubbling,
+ * composed, detail as listed):
  *   llama-load {state}          the load state changed (loading with progress, loaded, failed)
  *   llama-agent-event {event}   every event of the agent loop (text-delta, tool-call, step-finish…)
  *   llama-answer {text, reason} a turn ended; text is the final answer prose
@@ -27,18 +32,26 @@ import type { LoadedModelInfo } from '../engine/contract';
 import type { EngineClient } from '../engine/client';
 import type { TestEngineClient } from '../engine/test-engine-client';
 import { serializeError } from '../engine/errors';
+import { examplesFor, MODEL_EXAMPLES } from '../engine/model-examples';
 import { MODELS } from '../engine/models';
 import type { Message } from '../format/types';
 import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
 import { ChatSession } from '../ui/chat-session';
 import { h, replace } from '../ui/dom';
-import { modelChoices } from '../ui/model-choices';
+import { downloadQuestion } from '../ui/download-plan';
+import { formatBytes } from '../ui/format-units';
+import { recordCspViolations } from '../ui/host-probe';
+import { explainLoadFailure } from '../ui/load-failure';
+import { modelChoices, type ModelChoices } from '../ui/model-choices';
 import { ModelLoader, type LoadState } from '../ui/model-loader';
 import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, samplingOf, type BuiltinToolId } from '../ui/settings';
 import { installStyles } from '../ui/styles';
 import { ToolBox } from '../ui/tool-box';
 import { Composer } from '../ui/views/composer';
 import { ConfirmDialog } from '../ui/views/confirm-dialog';
+import { ContextMeter } from '../ui/views/context-meter';
+import { DownloadDialog } from '../ui/views/download-dialog';
+import { EmptyState } from '../ui/views/empty-state';
 import { errorBox } from '../ui/views/error-box';
 import { ProgressView } from '../ui/views/progress-view';
 import { TranscriptView } from '../ui/views/transcript-view';
@@ -54,8 +67,19 @@ export class LlamaChatElement extends HTMLElement {
   private session: ChatSession | null = null;
   private toolBox: ToolBox | null = null;
   private readonly pendingTools: CustomToolSpec[] = [];
-  private ui: { title: HTMLElement; model: HTMLElement; loadButton: HTMLButtonElement; status: HTMLElement; progress: ProgressView } | null = null;
+  private ui: {
+    title: HTMLElement;
+    model: HTMLElement;
+    loadButton: HTMLButtonElement;
+    status: HTMLElement;
+    progress: ProgressView;
+    composer: Composer;
+    empty: EmptyState;
+    meter: ContextMeter;
+  } | null = null;
   private disposeTimer = 0;
+  /** This device's verdict on every model, once the engine has answered (null before, or when it cannot start). */
+  private choices: ModelChoices | null = null;
 
   connectedCallback(): void {
     clearTimeout(this.disposeTimer);
@@ -183,24 +207,63 @@ export class LlamaChatElement extends HTMLElement {
     return this.getAttribute('proxy-endpoint') || new URL('/api/tools/', this.assetsBase()).href;
   }
 
-  private async modelId(): Promise<string> {
-    const attr = this.getAttribute('model');
-    if (attr) return attr;
+  /** The capability report's verdicts (asked once); null when the worker could not start. */
+  private async modelChoices(): Promise<ModelChoices | null> {
+    if (this.choices) return this.choices;
     // A worker that failed to start has no capabilities; loading then reports why (worker_failed).
     const caps = await this.engine!.capabilities().catch(() => null);
-    if (!caps) return 'tiny-llama';
+    if (!caps) return null;
     const deviceMemoryGB = (navigator as { deviceMemory?: number }).deviceMemory;
-    return modelChoices(MODELS, caps, deviceMemoryGB === undefined ? {} : { deviceMemoryGB }).defaultId ?? 'tiny-llama';
+    this.choices = modelChoices(MODELS, caps, deviceMemoryGB === undefined ? {} : { deviceMemoryGB });
+    this.showModel();
+    return this.choices;
   }
 
+  private async modelId(): Promise<string> {
+    return this.getAttribute('model') || ((await this.modelChoices())?.defaultId ?? 'tiny-llama');
+  }
+
+  /** The model this element will load (its attribute, else the recommendation once known). */
+  private plannedModel(): string | null {
+    return this.getAttribute('model') || this.choices?.defaultId || null;
+  }
+
+  /** Asks before a download over 100 MB (the same question as the chat page). */
+  private async askDownload(id: string, dialog: DownloadDialog): Promise<boolean> {
+    const fit = (await this.modelChoices())?.choices.find((c) => c.id === id)?.fit;
+    const downlink = (navigator as { connection?: { downlink?: number } }).connection?.downlink;
+    const question = fit ? downloadQuestion(fit, false, downlink) : null;
+    return question ? dialog.ask(question) : true;
+  }
+
+  /** The header names the model and its size; Send's state and the empty screen say what to do. */
   private showModel(): void {
     if (!this.ui) return;
-    const id = this.getAttribute('model');
     const state = this.loader?.state;
-    const label = (x: string) => MODELS.find((m) => m.id === x)?.label ?? x;
-    if (state?.kind === 'loaded') this.ui.model.textContent = `${label(state.info.modelId)} · ${state.info.device}`;
-    else if (this.engineUrl()) this.ui.model.textContent = id ?? 'engine server';
-    else this.ui.model.textContent = id ? label(id) : 'recommended model';
+    const entry = (x: string | null) => (x ? MODELS.find((m) => m.id === x) : undefined);
+    const named = (x: string | null) => {
+      const m = entry(x);
+      if (m) return `${m.label} · ${formatBytes(m.sizeBytes)}`;
+      return x ?? (this.engineUrl() ? 'the engine server' : 'the recommended model');
+    };
+    const planned = this.plannedModel();
+    if (state?.kind === 'loaded') {
+      const m = entry(state.info.modelId);
+      this.ui.model.textContent = `${named(state.info.modelId)} · ${state.info.device}`;
+      this.ui.composer.setReady(true);
+      this.ui.empty.showExamples(m?.label ?? state.info.modelId, m ? examplesFor(MODEL_EXAMPLES, m, (t) => this.enabledTools()[t]) : [], 'Ask me anything.');
+      return;
+    }
+    this.ui.model.textContent = named(planned);
+    this.ui.loadButton.textContent = planned ? `Load ${entry(planned)?.label ?? planned}` : 'Load model';
+    const reason =
+      state?.kind === 'loading'
+        ? 'Loading the model… Send works once it is ready.'
+        : state?.kind === 'failed'
+          ? 'The model did not load (see above): press Load model to try again.'
+          : `Press Load model first (${named(planned)}).`;
+    this.ui.composer.setReady(false, reason);
+    this.ui.empty.showHint(reason);
   }
 
   private build(): void {
@@ -210,7 +273,12 @@ export class LlamaChatElement extends HTMLElement {
     const base = this.assetsBase();
     const config = { modelsBaseUrl: `${base}models/`, wasmBaseUrl: `${base}ort/` };
     this.engine = this.hasAttribute('test-hooks') ? startTestEngine(config) : startEngine(config);
-    this.loader = new ModelLoader(this.engine);
+    recordCspViolations();
+    const downloads = new DownloadDialog();
+    this.loader = new ModelLoader(this.engine, {
+      ask: (id) => this.askDownload(id, downloads),
+      diagnose: (id, error) => explainLoadFailure(error, MODELS.find((m) => m.id === id), MODELS),
+    });
     const sandboxHost = h('div', { class: 'sandbox-host', hidden: true });
     this.toolBox = new ToolBox({ pyodideBaseUrl: `${base}pyodide/`, container: sandboxHost });
     for (const spec of this.pendingTools.splice(0)) this.toolBox.register(spec);
@@ -229,39 +297,47 @@ export class LlamaChatElement extends HTMLElement {
       },
     });
     this.session = session;
-    const transcript = new TranscriptView(session, 'Ask me anything.');
-    const composer = new Composer({
-      onSend: (text) => void this.send(text),
-      onStop: () => session.stop(),
-      placeholder: 'Message (Enter to send)',
-    });
+    const empty = new EmptyState((text) => composer.fill(text));
+    const transcript = new TranscriptView(session, empty.el);
+    const composer = new Composer({ onSend: (text) => void session.send(text), onStop: () => session.stop(), placeholder: 'Message' });
     composer.bindEscape(root);
+    const meter = new ContextMeter();
+    composer.footer.append(meter.el);
     const progress = new ProgressView();
     const ui = {
       title: h('h2', {}, this.getAttribute('heading') || 'Assistant'),
       model: h('span', { class: 'widget-model' }),
-      loadButton: h('button', { type: 'button', class: 'secondary small load', onclick: () => void this.load() }, 'Load model'),
+      loadButton: h('button', { type: 'button', class: 'primary small load', onclick: () => void this.load() }, 'Load model'),
       status: h('div', { class: 'widget-status', role: 'status' }),
       progress,
+      composer,
+      empty,
+      meter,
     };
     this.ui = ui;
+    const newChat = h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => this.clear() }, 'New chat');
     root.append(
       h(
         'div',
         { class: 'llama-root widget', part: 'root' },
-        h('div', { class: 'widget-header' }, ui.title, ui.model, ui.loadButton),
+        h('div', { class: 'widget-header' }, h('div', { class: 'widget-heading' }, ui.title, ui.model), h('div', { class: 'widget-actions' }, ui.loadButton, newChat)),
         progress.el,
         ui.status,
         transcript.el,
         composer.el,
         dialog.el,
+        downloads.el,
         sandboxHost,
       ),
     );
     this.showModel();
+    void this.modelChoices();
 
+    const showContext = () => meter.show(this.loader?.info ? session.contextTokens() : null, this.loader?.info?.contextWindow ?? null);
     session.on((e) => {
       if (e.type === 'busy') composer.setBusy(e.busy);
+      if (e.type === 'turn-end' || e.type === 'switched' || e.type === 'cleared') showContext();
+      if (e.type === 'agent' && e.event.type === 'step-finish') meter.show(e.event.stats.promptTokens + e.event.stats.decodedTokens, this.loader?.info?.contextWindow ?? null);
       if (e.type === 'agent') {
         this.fire('llama-agent-event', { event: e.event });
         if (e.event.type === 'finish') this.fire('llama-answer', { text: e.event.text, reason: e.event.reason });
@@ -289,7 +365,7 @@ export class LlamaChatElement extends HTMLElement {
       case 'failed':
         ui.progress.hide();
         ui.loadButton.disabled = false;
-        ui.status.append(errorBox(state.error));
+        ui.status.append(errorBox(state.error, state.diagnosis ?? undefined));
         this.fire('llama-error', { error: serializeError(state.error) });
         break;
       case 'idle':

@@ -8,9 +8,8 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/events';
 import { startProxiedBrowser } from './harness';
-import { ask, blockOutside, forcedIds, loadTinyModel, screenshot, waitForChatPage } from './pages/ui-support';
+import { ask, blockOutside, divergent, forcedIds, loadTinyModel, recordSteps, screenshot, waitForChatPage } from './pages/ui-support';
 import { suiteStack } from './suite-stack';
 
 const stack = suiteStack(startProxiedBrowser);
@@ -19,10 +18,8 @@ let page: Page;
 let outside: string[];
 const logs: string[] = [];
 
-type StepFinish = Extract<AgentEvent, { type: 'step-finish' }>;
 declare global {
   interface Window {
-    uiSteps: StepFinish[];
     pwned?: string;
   }
 }
@@ -38,10 +35,7 @@ beforeAll(async () => {
   page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
   await page.goto(`${vite.url}/?test-hooks`);
   await waitForChatPage(page);
-  await page.evaluate(() => {
-    window.uiSteps = [];
-    window.llamaTest!.page.session.on((e) => e.type === 'agent' && e.event.type === 'step-finish' && window.uiSteps.push(e.event));
-  });
+  await recordSteps(page);
 }, 120_000);
 afterEach(({ task }) => {
   if (task.result?.state === 'fail') console.log(logs.join('\n'));
@@ -59,13 +53,16 @@ describe('the chat page', { timeout: 120_000 }, () => {
     expect(tiny).toMatch(/test model/);
   });
 
-  it('a message sent before any model is loaded fails in plain words, with what to do', async () => {
-    expect(await ask(page, 'Hello?', null)).toBe('error');
-    const error = lastTurn().locator('.error-box');
-    expect(await error.getAttribute('data-code')).toBe('not_loaded');
-    expect(await error.innerText()).toMatch(/No model is loaded yet\.\s+Pick a model and press Load/);
-    expect(await lastTurn().locator('.turn-note').innerText()).toMatch(/not kept/);
+  it('before any model is loaded Send is disabled and says why; Enter sends nothing and the text is kept', async () => {
+    expect(await page.locator('button.send').isDisabled()).toBe(true);
+    expect(await page.locator('.composer-note').innerText()).toBe('No model is loaded: pick one under Model and press Load.');
+    expect(await page.locator('button.send').getAttribute('aria-describedby')).toBe(await page.locator('.composer-note').getAttribute('id'));
+    await page.fill('.composer-input', 'Hello?');
+    await page.press('.composer-input', 'Enter');
+    expect(await page.locator('.turn').count()).toBe(0);
+    expect(await page.inputValue('.composer-input')).toBe('Hello?');
     expect(await page.evaluate(() => window.llamaTest!.page.session.transcript)).toEqual([]);
+    await page.fill('.composer-input', '');
   });
 
   it('loads the tiny model through the worker with a visible progress bar (bytes, %)', async () => {
@@ -197,12 +194,6 @@ describe('the chat page', { timeout: 120_000 }, () => {
   it('Regenerate and Edit message prefill only what diverges from the cached prefix', async () => {
     await page.evaluate(() => (window.uiSteps = []));
     expect(await ask(page, 'Remember: the harbour has seven bridges and two ferries.', forcedIds('Noted.<|eot_id|>'))).toBe('done');
-    /** What the engine holds after a step (its prompt and emitted ids), and the suffix of the next prompt that differs. */
-    const divergent = (cached: number[], prompt: number[]) => {
-      let common = 0;
-      while (common < Math.min(cached.length, prompt.length - 1) && cached[common] === prompt[common]) common++;
-      return prompt.length - common;
-    };
     const step = async (n: number) => page.evaluate((i) => window.uiSteps[i]!, n);
     const answered = await step(0);
     await page.evaluate((ids) => window.llamaTest!.forceNextRun(ids), forcedIds('Noted again.<|eot_id|>'));
@@ -254,7 +245,7 @@ describe('the chat page', { timeout: 120_000 }, () => {
     expect(await page.locator('.turn').count()).toBe(count);
     await page.keyboard.press('Enter');
     await page.waitForFunction((n) => document.querySelectorAll('.turn')[n]?.getAttribute('data-reason') === 'done', count);
-    expect(await lastTurn().locator('.msg.user').innerText()).toBe('line one\nline two');
+    expect(await lastTurn().locator('.msg.user .bubble').innerText()).toBe('line one\nline two');
     expect(await page.inputValue('.composer-input')).toBe('');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.className)).toContain('send');

@@ -8,12 +8,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { widgetBuildConfig } from '../../vite.widget.config';
 import { hostCspText, type HostCsp } from '../../src/widget/host-csp';
 import { launchBrowser, ROOT } from './harness';
+import { seriousViolations } from './pages/a11y';
 import { blockOutside, forcedIds, screenshot, startStaticServer, type StaticServer } from './pages/ui-support';
 
 const outDir = mkdtempSync(join(tmpdir(), 'llama-widget-build-'));
@@ -109,6 +110,7 @@ afterEach(({ task }) => {
 
 describe('<llama-chat> from a second origin', () => {
   let hostBefore: string[];
+  let context: BrowserContext;
 
   it('the library build is one module (plus the worker chunks)', () => {
     const files = readFileSync(join(outDir, 'llama-chat.js'), 'utf8');
@@ -116,7 +118,7 @@ describe('<llama-chat> from a second origin', () => {
   });
 
   it('completes a conversation with a tool the host registered, and reports it through events', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     outside = await blockOutside(context, [hostOrigin.url, widgetOrigin.url]);
     const bare = await context.newPage();
     await bare.goto(`${hostOrigin.url}/nowidget`);
@@ -162,6 +164,42 @@ describe('<llama-chat> from a second origin', () => {
     const withoutHostStyles = await widgetStyles(page);
     await page.evaluate(() => ((document.querySelector('#host-styles') as HTMLStyleElement).sheet!.disabled = false));
     expect(withHostStyles).toEqual(withoutHostStyles);
+  });
+
+  it('the header names the loaded model with its size; New chat starts over', async () => {
+    const shadow = (sel: string) => page.locator(`llama-chat ${sel}`);
+    expect(await shadow('.widget-model').innerText()).toBe('Tiny test model (random weights) · 33.0 MB · wasm');
+    expect(await shadow('.turn').count()).toBe(1);
+    await shadow('button.new-chat').click();
+    expect(await shadow('.turn').count()).toBe(0);
+    expect(await page.evaluate(() => document.querySelector('llama-chat')!.messages)).toEqual([]);
+    expect(await shadow('.empty-state').innerText()).toMatch(/Say something/); // the tiny model's example
+  });
+
+  it('before its model is loaded: Send is disabled and says why, naming the model and its size', async () => {
+    const fresh = await context.newPage();
+    try {
+      await fresh.goto(`${hostOrigin.url}/`);
+      await fresh.waitForFunction(() => customElements.get('llama-chat') !== undefined);
+      // No model attribute: the recommendation for this device, named once the capability report is in.
+      await fresh.waitForFunction(() => /·/.test(document.querySelector('llama-chat')!.shadowRoot!.querySelector('.widget-model')!.textContent ?? ''));
+      const header = await fresh.locator('llama-chat .widget-model').innerText();
+      expect(header).toBe('Micro Llama (offline demo) · 69.0 MB');
+      expect(await fresh.locator('llama-chat button.load').innerText()).toBe('Load Micro Llama (offline demo)');
+      expect(await fresh.locator('llama-chat button.send').isDisabled()).toBe(true);
+      expect(await fresh.locator('llama-chat .composer-note').innerText()).toBe('Press Load model first (Micro Llama (offline demo) · 69.0 MB).');
+      await fresh.locator('llama-chat .composer-input').fill('Hello?');
+      await fresh.locator('llama-chat .composer-input').press('Enter');
+      expect(await fresh.locator('llama-chat .turn').count()).toBe(0);
+      expect(await seriousViolations(fresh, 'llama-chat')).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('axe-core finds no serious or critical violation in the widget with a conversation', async () => {
+    await askForced(page, 'Print 42.', '<|python_tag|>print(42)<|eom_id|>', 'It printed **42**.<|eot_id|>');
+    expect(await seriousViolations(page, 'llama-chat')).toEqual([]);
   });
 
   it("the widget's styles do not change the host", async () => {
@@ -213,9 +251,12 @@ describe('<llama-chat> on a host whose Content-Security-Policy allows only what 
       const font = await strict.evaluate(() => getComputedStyle(document.querySelector('llama-chat')!.shadowRoot!.querySelector('.llama-root')!).fontFamily);
       expect(font).toMatch(/system-ui/);
       expect(await loadTinyModel(strict)).toMatchObject({ modelId: 'tiny-llama', device: 'wasm' });
-      const answered = await askForced(strict, 'What is six times seven?', '<|python_tag|>print(6 * 7)<|eom_id|>', 'Six times seven is **42**.<|eot_id|>');
-      expect(answered).toEqual({ text: 'Six times seven is **42**.', reason: 'done' });
+      const answer = 'Six times seven is **42**:\n\n```python\nprint(6 * 7)\n```';
+      const answered = await askForced(strict, 'What is six times seven?', '<|python_tag|>print(6 * 7)<|eom_id|>', `${answer}<|eot_id|>`);
+      expect(answered).toEqual({ text: answer, reason: 'done' });
       expect(await strict.locator('llama-chat .tool-card[data-tool="code_interpreter"] .tool-result').innerText()).toMatch(/^STDOUT\s+42\s*$/);
+      // The highlighter is its own chunk, loaded from the widget's origin under the same policy.
+      await strict.locator('llama-chat .prose code.hljs .hljs-built_in').waitFor();
       expect(refused).toEqual([]);
       // Model code has no channel to the widget's own origin either (its Pyodide files are there).
       const lastCode = () => strict.locator('llama-chat .tool-card[data-tool="code_interpreter"] .tool-result').last().innerText();

@@ -1,12 +1,13 @@
 /** An error in plain words (what happened, what to do), with the original message small. */
 import { h } from '../dom';
-import { plainError } from '../error-text';
+import { plainError, type PlainError } from '../error-text';
 
-export function errorBox(error: unknown): HTMLElement {
-  const p = plainError(error);
+/** `explained`: a fuller explanation than the error's code gives (a diagnosed load failure). */
+export function errorBox(error: unknown, explained?: PlainError & { cause?: string; host?: string }): HTMLElement {
+  const p = explained ?? plainError(error);
   return h(
     'div',
-    { class: 'error-box', role: 'alert', 'data-code': p.code },
+    { class: 'error-box', role: 'alert', 'data-code': p.code, 'data-cause': explained?.cause ?? null, 'data-host': explained?.host ?? null },
     h('strong', {}, p.title),
     ' ',
     h('span', {}, p.advice),

@@ -34,14 +34,11 @@ export class InspectorView {
       { class: 'inspector', 'aria-label': 'Raw prompt inspector' },
       h('h2', {}, 'Raw prompt inspector'),
       h(
-        'p',
-        { class: 'legend' },
-        h('span', { class: 'tok-special' }, '<|special|>'),
-        ' special token · ',
-        h('span', { class: 'seg-reused' }, 'reused'),
-        ' from the KV cache · ',
-        h('span', { class: 'seg-prefilled' }, 'prefilled'),
-        ' this step',
+        'ul',
+        { class: 'legend', 'aria-label': 'Legend' },
+        h('li', {}, h('span', { class: 'swatch tok-special' }, '<|eot_id|>'), ' a special token (one id)'),
+        h('li', {}, h('span', { class: 'swatch seg-reused' }, 'reused'), ' already in the KV cache: not computed again'),
+        h('li', {}, h('span', { class: 'swatch seg-prefilled' }, 'prefilled'), ' run through the model this step'),
       ),
       this.empty,
       this.list,
@@ -76,7 +73,7 @@ export class InspectorView {
       h('div', { class: 'tool-label' }, 'Prompt, exactly as the model saw it'),
       prompt,
       h('div', { class: 'tool-label' }, `Output (stopped by ${e.stop})`),
-      h('pre', { class: 'output-text' }, ...this.highlightTag(e.ids, e.raw), h('span', { class: 'tok-special' }, stopName(e.stop))),
+      h('pre', { class: 'output-text', tabindex: 0 }, ...this.highlightTag(e.ids, e.raw), h('span', { class: 'tok-special' }, stopName(e.stop))),
       h('button', { type: 'button', class: 'secondary small', onclick: () => void navigator.clipboard?.writeText(e.prompt.text) }, 'Copy prompt'),
     );
     const details = h(

@@ -1,9 +1,12 @@
 /**
  * The model picker, driven by the capability report: WebGPU / shader-f16 / memory estimate, every
  * model grouped by whether it fits (with the reason when not), the recommendation pre-selected and
- * explained when the default model will not fit; a Load button, the progress bar and the state.
+ * explained when the default model will not fit; a Load button, the progress bar and the state (a
+ * failed load says why, diagnosed: load-diagnosis.ts).
  */
+import type { ModelFit } from '../../engine/model-fit';
 import { MODELS } from '../../engine/models';
+import { modelHosts } from '../download-plan';
 import { h, replace, uid } from '../dom';
 import { formatBytes } from '../format-units';
 import { GROUP_LABELS, type ModelChoices } from '../model-choices';
@@ -32,18 +35,19 @@ export class ModelPanel {
     this.loadButton = h('button', { type: 'button', class: 'primary load', disabled: true, onclick: () => onLoad(this.select.value) }, 'Load');
     this.state = h('div', { class: 'load-state', role: 'status' }, 'No model loaded.');
     this.select.addEventListener('change', () => this.describe());
+    // The choice and Load come first (on a phone they are what the first screen shows); what this
+    // device supports and why a model will not fit follow.
     this.el = h(
       'section',
       { class: 'panel model-panel', 'aria-label': 'Model' },
-      h('h2', {}, 'Model'),
-      this.report,
-      this.explanation,
-      h('label', { for: id }, 'Model'),
+      h('h2', {}, h('label', { for: id }, 'Model')),
       this.select,
-      this.description,
       h('div', { class: 'row' }, this.loadButton),
       this.progress.el,
       this.state,
+      this.description,
+      this.explanation,
+      this.report,
     );
   }
 
@@ -76,6 +80,15 @@ export class ModelPanel {
     this.describe();
   }
 
+  /** The verdict for `id` on this device (null before the capability report is in). */
+  fitOf(id: string): ModelFit | null {
+    return this.choices?.choices.find((c) => c.id === id)?.fit ?? null;
+  }
+
+  isCached(id: string): boolean {
+    return this.cached.has(id);
+  }
+
   /** Marks models whose weights are already in the browser's cache. */
   setCached(ids: Set<string>): void {
     this.cached = ids;
@@ -102,7 +115,7 @@ export class ModelPanel {
         break;
       case 'failed':
         this.progress.hide();
-        replace(this.state, errorBox(state.error));
+        replace(this.state, errorBox(state.error, state.diagnosis ?? undefined));
         break;
     }
   }
@@ -117,6 +130,6 @@ export class ModelPanel {
       `${m.description} ${formatBytes(m.sizeBytes)}, ${where}${this.cached.has(m.id) ? ' (already cached)' : ''}. `,
       h('span', { class: `fit fit-${c.fit.status}` }, c.fit.status === 'ok' ? `✓ ${c.fit.reason}` : c.fit.status === 'maybe' ? `? ${c.fit.reason}` : `✗ ${c.fit.reason}`),
     );
-    this.loadButton.textContent = m.backend === 'webllm' && !this.cached.has(m.id) ? `Download & load (${formatBytes(m.sizeBytes)})` : 'Load';
+    this.loadButton.textContent = modelHosts(m).length > 0 && !this.cached.has(m.id) ? `Download & load (${formatBytes(m.sizeBytes)})` : 'Load';
   }
 }

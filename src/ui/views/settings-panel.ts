@@ -1,5 +1,10 @@
-/** Settings as a form: sampling, tools on/off, max steps, tokens per step, the tool proxy, the device. */
-import { h, uid } from '../dom';
+/**
+ * Settings as a form: sampling, tools on/off, max steps, tokens per step, the tool proxy, the device;
+ * and above it, what will actually run for the next message (effective-settings.ts): the loaded
+ * model's own overrides and the loop's bounds, each with where it comes from.
+ */
+import { h, replace, uid } from '../dom';
+import type { EffectiveValue } from '../effective-settings';
 import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, parseSettings, type Settings } from '../settings';
 
 const TOOL_LABELS: Record<string, string> = {
@@ -11,6 +16,7 @@ const TOOL_LABELS: Record<string, string> = {
 export class SettingsPanel {
   readonly el: HTMLElement;
   private readonly form: HTMLFormElement;
+  private readonly effective: HTMLElement;
 
   constructor(initial: Settings, onChange: (s: Settings) => void) {
     const num = (key: keyof Settings, label: string, min: number, max: number, step: number) => {
@@ -65,7 +71,24 @@ export class SettingsPanel {
       this.write(DEFAULT_SETTINGS);
       onChange(this.read());
     });
-    this.el = h('section', { class: 'panel settings-panel', 'aria-label': 'Settings' }, h('h2', {}, 'Settings'), this.form);
+    this.effective = h('div', { class: 'effective-settings' });
+    this.el = h('section', { class: 'panel settings-panel', 'aria-label': 'Settings' }, h('h2', {}, 'Settings'), this.effective, this.form);
+  }
+
+  /** Shows what runs for the next message (`heading` names the model, or says none is loaded). */
+  showEffective(heading: string, rows: readonly EffectiveValue[]): void {
+    replace(
+      this.effective,
+      h('h3', {}, heading),
+      h(
+        'dl',
+        { class: 'effective-list' },
+        ...rows.flatMap((r) => [
+          h('dt', {}, r.label),
+          h('dd', { 'data-setting': r.label, 'data-overridden': String(r.overridden) }, h('strong', {}, r.value), ' ', h('span', { class: 'effective-source' }, `(${r.source})`)),
+        ]),
+      ),
+    );
   }
 
   private read(): Settings {

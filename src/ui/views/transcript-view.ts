@@ -1,31 +1,33 @@
 /**
- * The conversation on screen, driven by the session's events: a TurnView per turn (a regenerated or
- * edited turn replaces its predecessor in place), Regenerate and Edit on the latest finished turn
- * (both reuse the engine's cached prefix: only what diverges is prefilled), and a
- * polite live region that announces how each turn ended (the streaming text itself is not read out
- * token by token).
+ * The conversation on screen, driven by the session's events: the shown branch's turns (a TurnView
+ * each), the running turn streaming in, and the empty state when there is nothing yet. A regenerate or
+ * an edit of turn k replaces turn k and what followed it (they stay in the tree, one switch away); a
+ * switch or a restore shows the active path again from the stored turns. A polite live region
+ * announces how each turn ended (the streaming text itself is not read out token by token).
  *
- * Invariant: the view follows the bottom while the reader is at the bottom, and stops following as
- * soon as they scroll up.
+ * Invariants: the turns shown are the session's active path, in order, plus at most one turn that is
+ * running or that failed and was not kept (shown last, with its error); the view follows the bottom
+ * while the reader is at the bottom, and stops following as soon as they scroll up.
  */
 import type { ChatSession, SessionEvent } from '../chat-session';
 import { h } from '../dom';
-import { TurnView } from './turn-view';
+import { TurnView, type TurnActions } from './turn-view';
 
 export class TranscriptView {
   readonly el: HTMLElement;
   private readonly list: HTMLElement;
-  private readonly empty: HTMLElement;
   private readonly announcer: HTMLElement;
-  private readonly turns = new Map<number, TurnView>();
-  private latest: TurnView | null = null;
+  /** The view of each run, while it runs and after (kept or not). */
+  private readonly runs = new Map<number, TurnView>();
+  /** The view behind each turn element in the list. */
+  private readonly viewOf = new WeakMap<Element, TurnView>();
+  private readonly actions: TurnActions;
   private follow = true;
 
   constructor(
     private readonly session: ChatSession,
-    emptyText: string,
+    private readonly empty: HTMLElement,
   ) {
-    this.empty = h('p', { class: 'empty-hint' }, emptyText);
     this.list = h('div', { class: 'turns' });
     this.announcer = h('div', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
     this.el = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: -1 }, this.empty, this.list, this.announcer);
@@ -36,57 +38,97 @@ export class TranscriptView {
     const resized = new ResizeObserver(() => this.keepAtBottom());
     resized.observe(this.list);
     resized.observe(this.el);
+    this.actions = {
+      edit: (node, text) => void session.edit(node, text),
+      regenerate: (node) => void session.regenerate(node),
+      switchTo: (node) => session.switchTo(node),
+    };
     session.on((e) => this.handle(e));
+  }
+
+  /** The views shown, first to last. */
+  private get views(): TurnView[] {
+    return [...this.list.children].flatMap((el) => this.viewOf.get(el) ?? []);
   }
 
   private handle(e: SessionEvent): void {
     switch (e.type) {
       case 'turn-start': {
-        const view = new TurnView(e.turn, e.userText);
-        const old = e.replaces === null ? undefined : this.turns.get(e.replaces);
-        if (old) {
-          old.el.replaceWith(view.el);
-          this.turns.delete(e.replaces!);
-        } else this.list.append(view.el);
-        this.latest?.setActions(null);
-        this.turns.set(e.turn, view);
-        this.latest = view;
+        const view = this.mount(new TurnView(e.userText, this.actions));
+        this.runs.set(e.turn, view);
+        const replaced = e.replaces === null ? undefined : this.views.find((v) => v.node === e.replaces);
+        if (replaced) {
+          // The replaced turn and what followed it belong to the other branch now.
+          let el: Element | null = replaced.el;
+          while (el) {
+            const next: Element | null = el.nextElementSibling;
+            el.remove();
+            el = next;
+          }
+        } else this.dropUnkept();
+        this.list.append(view.el);
         this.empty.hidden = true;
         this.follow = true;
         break;
       }
       case 'agent':
-        this.turns.get(e.turn)?.handle(e.event);
+        this.runs.get(e.turn)?.handle(e.event);
         break;
       case 'turn-end': {
-        const view = this.turns.get(e.turn);
+        const view = this.runs.get(e.turn);
+        this.runs.delete(e.turn);
         view?.end(e.reason, e.kept, e.error);
         this.announcer.textContent = e.error ? 'The answer failed.' : e.reason === 'aborted' ? 'Stopped.' : 'Answer ready.';
-        if (view && view === this.latest) view.setActions(this.actions());
+        if (!view) break;
+        if (e.node) view.attach(e.node, this.session.siblings(e.node));
+        else {
+          // Not kept: show the shown branch again, and the failed turn after it.
+          this.showPath();
+          view.el.dataset.unkept = 'true';
+          this.list.append(view.el);
+          this.empty.hidden = true;
+        }
         break;
       }
+      case 'switched':
+        this.showPath();
+        break;
       case 'cleared':
-        this.list.replaceChildren();
-        this.turns.clear();
-        this.latest = null;
-        this.empty.hidden = false;
+        this.showPath();
         break;
       case 'busy':
+        for (const v of this.views) v.setIdle(!e.busy);
+        break;
+      case 'allowed':
         break;
     }
     this.keepAtBottom();
   }
 
-  private keepAtBottom(): void {
-    if (this.follow) this.el.scrollTop = this.el.scrollHeight;
+  /** Shows the session's active path from its stored turns. */
+  private showPath(): void {
+    const views = this.session.path.map((node) => {
+      const view = this.mount(TurnView.stored(node, this.actions));
+      view.attach(node.id, this.session.siblings(node.id));
+      return view;
+    });
+    this.list.replaceChildren(...views.map((v) => v.el));
+    for (const v of views) v.setIdle(!this.session.busy);
+    this.empty.hidden = views.length > 0;
+    this.follow = true;
   }
 
-  private actions(): HTMLElement {
-    return h(
-      'div',
-      { class: 'turn-actions' },
-      h('button', { type: 'button', class: 'secondary small regenerate', onclick: () => void this.session.regenerate() }, 'Regenerate'),
-      h('button', { type: 'button', class: 'secondary small edit', onclick: () => this.latest?.editUserText((text) => void this.session.editLast(text)) }, 'Edit message'),
-    );
+  /** A failed turn that was not kept leaves when the next one starts. */
+  private dropUnkept(): void {
+    for (const el of this.list.querySelectorAll('[data-unkept="true"]')) el.remove();
+  }
+
+  private mount(view: TurnView): TurnView {
+    this.viewOf.set(view.el, view);
+    return view;
+  }
+
+  private keepAtBottom(): void {
+    if (this.follow) this.el.scrollTop = this.el.scrollHeight;
   }
 }

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { AgentEvent } from '../../../src/agent/events';
 import { scriptIds } from '../../../src/agent/scripted-output';
 import { loadTokenizer } from '../../../src/format/tokenizer/load-node';
 import { ROOT } from '../harness';
@@ -140,4 +141,27 @@ export async function ask(page: Page, text: string, forced: number[][] | null, t
   await turn.waitFor();
   await page.waitForFunction((n) => document.querySelectorAll('.turn')[n]?.hasAttribute('data-reason'), before, { timeout });
   return (await turn.getAttribute('data-reason')) ?? '';
+}
+
+export type StepFinish = Extract<AgentEvent, { type: 'step-finish' }>;
+declare global {
+  interface Window {
+    /** Every step the page's session ran since recordSteps(). */
+    uiSteps: StepFinish[];
+  }
+}
+
+/** Starts recording the page session's steps into `window.uiSteps` (again after a reload). */
+export function recordSteps(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    window.uiSteps = [];
+    window.llamaTest!.page.session.on((e) => e.type === 'agent' && e.event.type === 'step-finish' && window.uiSteps.push(e.event));
+  });
+}
+
+/** How much of `prompt` differs from what the engine holds (`cached`): the suffix after their common prefix (at least one id). */
+export function divergent(cached: readonly number[], prompt: readonly number[]): number {
+  let common = 0;
+  while (common < Math.min(cached.length, prompt.length - 1) && cached[common] === prompt[common]) common++;
+  return prompt.length - common;
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { examplesFor, MODEL_EXAMPLES, parseModelExamples } from './model-examples';
+import { MODELS } from './models';
+
+const model = (id: string) => MODELS.find((m) => m.id === id)!;
+const all = () => true;
+
+describe('model examples', () => {
+  it('models/examples.json is valid, and every model of the list gets at least one example with all tools on', () => {
+    for (const m of MODELS) expect(examplesFor(MODEL_EXAMPLES, m, all).length, m.id).toBeGreaterThan(0);
+  });
+
+  it("the micro model is offered only its own world's questions, and only those its enabled tools can answer", () => {
+    const micro = model('micro-llama');
+    expect(examplesFor(MODEL_EXAMPLES, micro, all)).toEqual(MODEL_EXAMPLES['micro-llama']);
+    const searchOnly = examplesFor(MODEL_EXAMPLES, micro, (t) => t === 'brave_search');
+    expect(searchOnly.length).toBeGreaterThan(0);
+    expect(searchOnly.every((e) => e.tools.every((t) => t === 'brave_search'))).toBe(true);
+    expect(examplesFor(MODEL_EXAMPLES, micro, () => false)).toEqual([]);
+  });
+
+  it('a real model falls back to the defaults; with tools off it still has a question that needs none', () => {
+    const llama = model('Llama-3.2-1B-Instruct-q4f32_1-MLC');
+    expect(examplesFor(MODEL_EXAMPLES, llama, all)).toEqual(MODEL_EXAMPLES.default);
+    expect(examplesFor(MODEL_EXAMPLES, llama, () => false).map((e) => e.tools)).toEqual([[]]);
+  });
+
+  const bad: Record<string, { value: unknown; error: RegExp }> = {
+    'an unknown key': { value: { 'gpt-4': [] }, error: /examples\.json\.gpt-4: not a model id/ },
+    'empty text': { value: { default: [{ text: ' ', tools: [] }] }, error: /default\[0\]\.text/ },
+    'a tool that is not built in': { value: { default: [{ text: 'q', tools: ['get_weather'] }] }, error: /default\[0\]\.tools: expected built-in tool names/ },
+    'not an object': { value: [], error: /expected an object/ },
+  };
+  for (const [name, { value, error }] of Object.entries(bad)) it(`refuses ${name}`, () => expect(() => parseModelExamples(value, MODELS)).toThrow(error));
+});

@@ -1,0 +1,130 @@
+/**
+ * The saved conversations in Node: the real session (tiny model, forced output) over the memory
+ * store, which clones as IndexedDB does. What the sidebar relies on: a conversation is stored by its
+ * first kept turn, listed newest first, reopened exactly, renamed, exported, deleted; a failing store
+ * leaves the chat working and says why.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptIds, withScriptedSteps } from '../agent/scripted-output';
+import type { LoadedModelInfo } from '../engine/contract';
+import { loadTokenizer } from '../format/tokenizer/load-node';
+import { createNodeEngine } from '../../worker/create-node-engine';
+import type { Engine } from '../../worker/engine';
+import { ChatLibrary, titleOf } from './chat-library';
+import { ChatSession } from './chat-session';
+import { memoryConversationStore, type ConversationStore } from './conversation-store';
+
+const tokenizer = loadTokenizer();
+let engine: Engine;
+let model: LoadedModelInfo;
+beforeAll(async () => {
+  engine = createNodeEngine();
+  model = await engine.load('tiny-llama');
+});
+afterAll(() => engine.unload());
+
+function setup(store: ConversationStore = memoryConversationStore()) {
+  const forcing = withScriptedSteps(engine);
+  const session = new ChatSession({
+    engine: forcing,
+    tokenizer: () => tokenizer,
+    model: () => model,
+    tools: () => [],
+    settings: () => ({ sampling: { temperature: 0 }, maxSteps: 2, maxTokensPerStep: 32 }),
+    confirm: async () => 'once',
+  });
+  let last: string | null = null;
+  const library = new ChatLibrary({ store, session, model: () => 'tiny-llama', lastOpen: { get: () => last, set: (id) => (last = id) } });
+  const settled = () => library.exportJson(library.current ?? ''); // waits for the queued writes
+  const ask = async (q: string, a: string) => {
+    forcing.forceNextRun([scriptIds(`${a}<|eot_id|>`, tokenizer)]);
+    await session.send(q);
+    await settled();
+  };
+  const edit = async (node: string, q: string, a: string) => {
+    forcing.forceNextRun([scriptIds(`${a}<|eot_id|>`, tokenizer)]);
+    await session.edit(node, q);
+    await settled();
+  };
+  return { store, session, library, ask, edit, settled, lastOpen: () => last };
+}
+
+describe('ChatLibrary', () => {
+  it('stores a conversation from its first kept turn, newest first, titled by its first message', async () => {
+    const { library, ask, session, lastOpen } = setup();
+    expect(await library.list()).toEqual([]);
+    await ask('What is the harbour called?', 'Old Harbour.');
+    const first = library.current!;
+    expect(lastOpen()).toBe(first);
+    library.newChat();
+    expect(library.current).toBeNull();
+    expect(session.transcript).toEqual([]);
+    await ask('A second conversation about bridges', 'Seven bridges.');
+    const list = await library.list();
+    expect(list.map((c) => c.title)).toEqual(['A second conversation about bridges', 'What is the harbour called?']);
+    expect(list[1]!.id).toBe(first);
+  });
+
+  it('reopens a conversation exactly (the same transcript, ids included), and a switch keeps the list order', async () => {
+    const { library, ask, edit, settled, session } = setup();
+    await ask('One?', 'Uno.');
+    await ask('Two?', 'Dos.');
+    const id = library.current!;
+    const transcript = session.transcript;
+    library.newChat();
+    await ask('Other?', 'Otro.');
+    expect(await library.open(id)).toBe(true);
+    expect(session.transcript).toEqual(transcript);
+    expect(session.transcript[1]).toMatchObject({ role: 'assistant', ids: expect.any(Array), stop: 'eot' });
+    expect((await library.list())[0]!.id).not.toBe(id); // opening is not activity
+    // An alternative (activity: the record moves to the top), then a switch back, stored as well.
+    const two = session.path[1]!.id;
+    await edit(two, 'Two, again?', 'Dos otra vez.');
+    const afterEdit = await library.list();
+    expect(afterEdit[0]!.id).toBe(id);
+    session.switchTo(two);
+    await settled();
+    expect(await library.list()).toEqual(afterEdit); // a switch changes no updatedAt
+    library.newChat();
+    expect(await library.open(id)).toBe(true);
+    expect(session.transcript.map((m) => m.content)).toEqual(['One?', 'Uno.', 'Two?', 'Dos.']);
+    expect(session.siblings(two)).toHaveLength(2);
+  });
+
+  it('renames, exports as render input, and deletes', async () => {
+    const { library, ask } = setup();
+    await ask('Plan a trip', 'Go north.');
+    const id = library.current!;
+    await library.rename(id, '  Trip planning  ');
+    expect((await library.list())[0]!.title).toBe('Trip planning');
+    const exported = (await library.exportJson(id))!;
+    expect(exported.name).toBe('trip-planning.json');
+    expect(JSON.parse(exported.json)).toMatchObject({ title: 'Trip planning', model: 'tiny-llama', addGenerationPrompt: false, messages: [{ role: 'user', content: 'Plan a trip' }, { role: 'assistant', raw: 'Go north.' }] });
+    // A new turn does not take the chosen name back.
+    await ask('And south?', 'Also fine.');
+    expect((await library.list())[0]!.title).toBe('Trip planning');
+    await library.remove(id);
+    expect(await library.list()).toEqual([]);
+    expect(library.current).toBeNull();
+  });
+
+  it('a store that fails leaves the chat working and says so', async () => {
+    const broken: ConversationStore = {
+      list: async () => Promise.reject(new Error('IndexedDB is not available')),
+      get: async () => null,
+      put: async () => Promise.reject(new Error('QuotaExceededError')),
+      delete: async () => {},
+    };
+    const { library, ask, session } = setup(broken);
+    await ask('Still works?', 'Yes.');
+    expect(session.transcript.map((m) => m.content)).toEqual(['Still works?', 'Yes.']);
+    expect(library.problem).toMatch(/not being saved: QuotaExceededError/);
+    expect(await library.list()).toEqual([]);
+    expect(library.problem).toMatch(/IndexedDB is not available/);
+  });
+
+  it('titles: one line, shortened', () => {
+    expect(titleOf('  How   many\nbridges? ')).toBe('How many bridges?');
+    expect(titleOf('x'.repeat(100))).toHaveLength(60);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Stored conversations: what the page writes reads back the same (ids and parsed calls included), a
+ * damaged record is refused with the field named, and the export is the CLI's render/replay input:
+ * `render --ids` gives back exactly the ids the engine held, `replay` reproduces every prompt.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replay } from '../agent/replay';
+import { scriptIds, withScriptedSteps } from '../agent/scripted-output';
+import type { AgentEvent } from '../agent/events';
+import { parseConversation } from '../format/conversation';
+import { renderSegments, segmentsToIds } from '../format/render';
+import { loadTokenizer } from '../format/tokenizer/load-node';
+import { defineCustomTool } from '../tools/custom-tool';
+import { createNodeEngine } from '../../worker/create-node-engine';
+import type { Engine } from '../../worker/engine';
+import { ChatSession } from './chat-session';
+import { memoryConversationStore } from './conversation-store';
+import { exportConversation, exportFileName, parseStoredConversation, STORED_VERSION, type StoredConversation } from './stored-conversation';
+
+const tokenizer = loadTokenizer();
+let engine: Engine;
+let stored: StoredConversation;
+const steps: Array<Extract<AgentEvent, { type: 'step-finish' }>> = [];
+
+const weather = defineCustomTool({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  readOnly: true,
+  execute: async ({ city }) => ({ city, sky: 'sunny' }),
+});
+
+beforeAll(async () => {
+  engine = createNodeEngine();
+  const model = await engine.load('tiny-llama');
+  const forcing = withScriptedSteps(engine);
+  const session = new ChatSession({
+    engine: forcing,
+    tokenizer: () => tokenizer,
+    model: () => model,
+    tools: () => [weather],
+    settings: () => ({ sampling: { temperature: 0 }, maxSteps: 4, maxTokensPerStep: 64 }),
+    confirm: async () => 'once',
+  });
+  session.on((e) => e.type === 'agent' && e.event.type === 'step-finish' && steps.push(e.event));
+  forcing.forceNextRun(['{"name": "get_weather", "parameters": {"city": "Oslo"}}<|eot_id|>', 'Sunny in Oslo.<|eot_id|>'].map((x) => scriptIds(x, tokenizer)));
+  await session.send('Weather in Oslo?');
+  stored = { version: STORED_VERSION, id: 'c1', title: 'Weather in Oslo?', named: false, createdAt: 1, updatedAt: 2, modelId: 'tiny-llama', ...session.snapshot() };
+});
+afterAll(() => engine.unload());
+
+describe('stored conversations', () => {
+  it('read back exactly as written, through the memory store as through IndexedDB (a structured clone)', async () => {
+    const store = memoryConversationStore();
+    await store.put(stored);
+    const back = await store.get('c1');
+    expect(back).toEqual(stored);
+    const reply = Object.values(back!.tree.nodes)[0]!.reply;
+    expect(reply[0]).toMatchObject({ role: 'assistant', stop: 'eot', ids: steps[0]!.ids, toolCalls: [{ kind: 'custom', name: 'get_weather' }] });
+    expect(await store.list()).toEqual([{ id: 'c1', title: 'Weather in Oslo?', updatedAt: 2 }]);
+  });
+
+  const damaged: Record<string, { edit: (c: Record<string, any>) => void; error: RegExp }> = {
+    'another version': { edit: (c) => (c.version = 99), error: /\$\.version: expected 1/ },
+    'a turn whose reply is out of turn order': {
+      edit: (c) => (Object.values(c.tree.nodes as Record<string, any>)[0]!.reply[0].role = 'dancer'),
+      error: /reply: .*role: expected one of/,
+    },
+    'ids without raw text': { edit: (c) => delete Object.values(c.tree.nodes as Record<string, any>)[0]!.reply[0].raw, error: /ids need the raw text/ },
+    'a parsed call without its kind': { edit: (c) => delete Object.values(c.tree.nodes as Record<string, any>)[0]!.reply[0].toolCalls[0].kind, error: /toolCalls: expected parsed calls/ },
+    'a selected turn that is not a child': { edit: (c) => (c.tree.selected[''] = 'nope'), error: /selected\.: expected one of its children/ },
+    'a turn no parent lists': { edit: (c) => (c.tree.children[''] = []), error: /a turn no parent lists/ },
+    'a bad date': { edit: (c) => (c.renderOptions.date = 'tomorrow'), error: /renderOptions\.date: expected YYYY-MM-DD/ },
+  };
+  for (const [name, { edit, error }] of Object.entries(damaged)) {
+    it(`refuses ${name}, naming the field`, async () => {
+      const copy = structuredClone(stored) as unknown as Record<string, any>;
+      edit(copy);
+      expect(() => parseStoredConversation(copy)).toThrow(error);
+      // A damaged record is listed with its error, not dropped.
+      const store = memoryConversationStore();
+      await store.put(copy as unknown as StoredConversation);
+      expect((await store.list())[0]).toMatchObject({ id: 'c1', title: 'Unreadable conversation', error: expect.stringMatching(error) });
+      await expect(store.get('c1')).rejects.toThrow(error);
+    });
+  }
+
+  it("exports the CLI's render input: render --ids gives the ids the engine held after the last step", () => {
+    const file = JSON.parse(JSON.stringify(exportConversation(stored))) as unknown;
+    const ids = segmentsToIds(renderSegments(parseConversation(file)), tokenizer);
+    const last = steps.at(-1)!;
+    expect(ids).toEqual([...last.prompt.ids, ...last.ids, last.stopId]);
+    expect(exportFileName(stored)).toBe('weather-in-oslo.json');
+  });
+
+  it('replay of the export reproduces every prompt the page ran', async () => {
+    const file = JSON.parse(JSON.stringify(exportConversation(stored))) as unknown;
+    const report = await replay(parseConversation(file), { engine, tokenizer, tools: [] });
+    expect(report.prompts).toEqual(steps.map((s) => s.prompt.text));
+    expect(report.toolResults).toEqual([{ name: 'get_weather', content: '{"city": "Oslo", "sky": "sunny"}', isError: false, recorded: true }]);
+  });
+});

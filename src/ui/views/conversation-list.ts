@@ -1,0 +1,96 @@
+/**
+ * The saved conversations in the sidebar: New chat, then one row per conversation (newest first) that
+ * opens it, with Rename (inline), Export (a JSON file the CLI's render and replay accept) and Delete
+ * (asks first). An unreadable record is listed with its error and can still be deleted.
+ */
+import type { ChatLibrary } from '../chat-library';
+import type { ConversationSummary } from '../conversation-store';
+import { h, replace } from '../dom';
+
+export class ConversationList {
+  readonly el: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly problem: HTMLElement;
+
+  constructor(private readonly library: ChatLibrary) {
+    this.list = h('ul', { class: 'chat-list', 'aria-label': 'Saved conversations' });
+    this.problem = h('p', { class: 'hint chat-problem', role: 'status', hidden: true });
+    this.el = h(
+      'section',
+      { class: 'panel chats-panel', 'aria-label': 'Conversations' },
+      h('div', { class: 'panel-head' }, h('h2', {}, 'Chats'), h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => library.newChat() }, 'New chat')),
+      this.problem,
+      this.list,
+    );
+    library.on(() => void this.refresh());
+  }
+
+  async refresh(): Promise<void> {
+    const chats = await this.library.list();
+    this.problem.hidden = this.library.problem === null;
+    this.problem.textContent = this.library.problem ?? '';
+    replace(this.list, ...(chats.length === 0 ? [h('li', { class: 'hint' }, 'Your conversations are kept in this browser and listed here.')] : chats.map((c) => this.row(c))));
+  }
+
+  private row(c: ConversationSummary): HTMLElement {
+    const current = c.id === this.library.current;
+    const open = h(
+      'button',
+      { type: 'button', class: 'chat-open', 'aria-current': current ? 'true' : null, disabled: !!c.error, title: c.error ?? c.title, onclick: () => void this.library.open(c.id) },
+      h('span', { class: 'chat-title' }, c.title),
+      h('span', { class: 'chat-when' }, c.error ? 'could not be read' : when(c.updatedAt)),
+    );
+    const li = h('li', { class: `chat-item${current ? ' is-current' : ''}`, 'data-id': c.id }, open);
+    const actions = h(
+      'div',
+      { class: 'chat-actions' },
+      c.error ? null : h('button', { type: 'button', class: 'secondary small rename', 'aria-label': `Rename “${c.title}”`, onclick: () => this.rename(li, c) }, 'Rename'),
+      c.error ? null : h('button', { type: 'button', class: 'secondary small export', 'aria-label': `Export “${c.title}” as JSON`, onclick: () => void this.export(c.id) }, 'Export'),
+      h('button', { type: 'button', class: 'danger small delete', 'aria-label': `Delete “${c.title}”`, onclick: () => void this.remove(c) }, 'Delete'),
+    );
+    li.append(actions);
+    return li;
+  }
+
+  private rename(li: HTMLElement, c: ConversationSummary): void {
+    const input = h('input', { type: 'text', class: 'rename-input', 'aria-label': 'New name', value: c.title, maxlength: 200 });
+    let finished = false;
+    const done = (save: boolean) => {
+      if (finished) return;
+      finished = true;
+      if (save && input.value.trim() !== '') void this.library.rename(c.id, input.value);
+      else void this.refresh();
+    };
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') done(true);
+      if (e.key === 'Escape') done(false);
+    });
+    input.addEventListener('blur', () => done(true), { once: true });
+    li.replaceChildren(input);
+    input.focus();
+    input.select();
+  }
+
+  private async export(id: string): Promise<void> {
+    const file = await this.library.exportJson(id);
+    if (!file) return;
+    const url = URL.createObjectURL(new Blob([file.json], { type: 'application/json' }));
+    const a = h('a', { href: url, download: file.name, hidden: true });
+    this.el.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  private async remove(c: ConversationSummary): Promise<void> {
+    if (!confirm(`Delete “${c.title}”? It cannot be brought back.`)) return;
+    await this.library.remove(c.id);
+  }
+}
+
+/** "14:05" today, else "3 Dec". */
+function when(t: number): string {
+  const d = new Date(t);
+  const today = new Date();
+  return d.toDateString() === today.toDateString() ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString([], { day: 'numeric', month: 'short' });
+}
