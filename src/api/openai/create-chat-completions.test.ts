@@ -39,6 +39,7 @@ const WEATHER: ChatCompletionTool = { type: 'function', function: { name: 'get_w
 const TIME: ChatCompletionTool = { type: 'function', function: { name: 'get_time', description: 'Current time in a city', parameters: weatherSchema } };
 const CALL = '{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>';
 const RESULT = '{"city": "Paris", "temperature_c": 21}';
+const STREAMED = 'Streaming works, token by token: each batch of ids becomes a delta, and the deltas add up to the whole reply.';
 
 const force = (...raws: string[]) => engine.forceNextRun(raws.map((r) => scriptIds(r, tokenizer)));
 const user = (content: string): ChatCompletionMessageParam => ({ role: 'user', content });
@@ -71,14 +72,15 @@ describe('chat.completions.create', () => {
   });
 
   it('a streamed completion: a role chunk, content deltas that add up, the finish, then usage', async () => {
-    force('Streaming works, token by token.<|eot_id|>');
+    // 25 ids: more than three of the engine's 8-id batches whatever the clock does, so several deltas.
+    force(`${STREAMED}<|eot_id|>`);
     const stream = await api.chat.completions.create({ model: MODEL, messages: [user('Stream')], stream: true, stream_options: { include_usage: true } });
     const chunks: ChatCompletionChunk[] = [];
     for await (const c of stream) chunks.push(c);
     expect(chunks[0]!.choices[0]!.delta).toEqual({ role: 'assistant', content: '' });
     const deltas = chunks.flatMap((c) => c.choices.map((ch) => ch.delta.content ?? ''));
     expect(deltas.filter((d) => d !== '').length).toBeGreaterThan(1);
-    expect(deltas.join('')).toBe('Streaming works, token by token.');
+    expect(deltas.join('')).toBe(STREAMED);
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('stop');
     expect(chunks.at(-1)!.choices).toEqual([]);
     expect(chunks.at(-1)!.usage!.completion_tokens).toBe(engine.calls.at(-1)!.result!.stats.decodedTokens);
