@@ -6,16 +6,15 @@
  * the upstream and that a plain request still works.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, preview } from 'vite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keySpellings } from '../../tests/fakes/brave-wolfram-fake';
 import { startFixtureServer, type FixtureServer } from '../../tests/fakes/completions-fixture-server';
 import { createNetns, type Netns } from '../../tests/support/netns';
 import { requestsFromNetns } from '../../tests/support/netns-requests';
 import { rawRequest, type RawRequest, type RawResponse } from '../../tests/support/raw-http';
+import { startDevAndPreview, type RunningServers } from '../../tests/support/vite-servers';
 import { engineProxy } from './engine-proxy';
 
 const KEY = "engine key+'()!~*/?&=x";
@@ -29,18 +28,14 @@ let upstream: FixtureServer;
 let elsewhere: FixtureServer;
 let netns: Netns;
 let root: string;
-const servers: Record<'dev' | 'preview', { port: number; close(): Promise<void> }> = {} as never;
+let servers: RunningServers;
 
 beforeAll(async () => {
   [upstream, elsewhere, netns] = await Promise.all([startFixtureServer(), startFixtureServer(), createNetns()]);
   root = await mkdtemp(join(tmpdir(), 'engine-proxy-attacks-'));
   await writeFile(join(root, 'index.html'), '<!doctype html><title>page</title>');
   const plugins = () => [engineProxy({ env: { LLAMA_ENGINE_URL: upstream.url, LLAMA_ENGINE_API_KEY: KEY }, corsOrigins: [LISTED] })];
-  const dev = await createServer({ root, configFile: false, logLevel: 'silent', plugins: plugins(), server: { host: '0.0.0.0', port: 0, hmr: false, watch: null } });
-  await dev.listen();
-  servers.dev = { port: (dev.httpServer!.address() as AddressInfo).port, close: () => dev.close() };
-  const built = await preview({ root, configFile: false, logLevel: 'silent', plugins: plugins(), preview: { host: '0.0.0.0', port: 0 }, build: { outDir: root } });
-  servers.preview = { port: (built.httpServer.address() as AddressInfo).port, close: () => built.close() };
+  servers = await startDevAndPreview(root, plugins, root);
 }, 120_000);
 afterAll(async () => {
   await servers.dev?.close();

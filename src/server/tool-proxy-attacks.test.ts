@@ -7,15 +7,14 @@
  * still works: a refusal loses nothing.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, preview } from 'vite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keySpellings, startBraveWolframFake, type BraveWolframFake } from '../../tests/fakes/brave-wolfram-fake';
 import { createNetns, type Netns } from '../../tests/support/netns';
 import { requestsFromNetns } from '../../tests/support/netns-requests';
 import { rawRequest, type RawRequest, type RawResponse } from '../../tests/support/raw-http';
+import { startDevAndPreview, type RunningServers } from '../../tests/support/vite-servers';
 import { modelsInPreviewPlugin } from './static-assets';
 import { toolProxy } from './tool-proxy';
 
@@ -26,7 +25,7 @@ const SEARCH = '/api/tools/brave_search?q=Reykjavik';
 let fake: BraveWolframFake;
 let netns: Netns;
 let root: string;
-const servers: Record<'dev' | 'preview', { port: number; close(): Promise<void> }> = {} as never;
+let servers: RunningServers;
 
 beforeAll(async () => {
   fake = await startBraveWolframFake({ braveKey: KEYS.BRAVE_API_KEY, wolframAppId: KEYS.WOLFRAM_APP_ID });
@@ -38,11 +37,7 @@ beforeAll(async () => {
   await mkdir(join(root, 'models'));
   await writeFile(join(root, 'models', 'list.json'), '{"models": []}');
   const plugins = () => [toolProxy({ ...fake.proxyOptions(), env: { ...KEYS }, corsOrigins: [LISTED], timeoutMs: 5_000 }), modelsInPreviewPlugin(root)];
-  const dev = await createServer({ root, configFile: false, logLevel: 'silent', plugins: plugins(), server: { host: '0.0.0.0', port: 0, hmr: false, watch: null } });
-  await dev.listen();
-  servers.dev = { port: (dev.httpServer!.address() as AddressInfo).port, close: () => dev.close() };
-  const built = await preview({ root, configFile: false, logLevel: 'silent', plugins: plugins(), preview: { host: '0.0.0.0', port: 0 } });
-  servers.preview = { port: (built.httpServer.address() as AddressInfo).port, close: () => built.close() };
+  servers = await startDevAndPreview(root, plugins);
 }, 120_000);
 afterAll(async () => {
   await servers.dev?.close();
