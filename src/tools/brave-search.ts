@@ -5,14 +5,18 @@
  *
  * Invariants: only the fields above reach the model (Brave's profiles, thumbnails, extra snippets...
  * are dropped); when the host enabled the keyless fallback and the proxy answers "no key", the results
- * come from Wikipedia and are labeled `"source": "wikipedia (keyless fallback)"`; any other failure is
- * a ToolError (an abort is rethrown as is).
+ * come from Wikipedia and are labeled `"source": "wikipedia (keyless fallback)"`; with a local index
+ * (provider `local`, or `auto` when the proxy has no key or there is none: tool-provider.ts) they come
+ * from that index, labeled `"source": "local index"`, and nothing leaves the device; any other failure
+ * is a ToolError (an abort is rethrown as is).
  */
 import { stripHtml } from './html-text';
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
 import { queryArgument, queryParameters } from './query-argument';
 import { clampResultCount, type SearchResultItem, type SearchResults } from './search-results';
+import type { LocalSearchIndex } from './local-search';
 import { ToolError, type Tool } from './tool';
+import { answersLocally, type ToolProvider } from './tool-provider';
 import { searchWikipedia } from './wikipedia-search';
 
 export interface BraveSearchOptions extends ProxyClientOptions {
@@ -32,22 +36,33 @@ export interface BraveSearchOptions extends ProxyClientOptions {
    * a host that prompts with another result layout passes its own.
    */
   shape?: (query: string, shaped: SearchResults) => unknown;
+  /** The index that answers on this device (loaded on first use). */
+  localIndex?: () => Promise<LocalSearchIndex>;
+  /** Default `auto` with a local index, else `service`. `local` never asks (nothing leaves the device). */
+  provider?: ToolProvider;
 }
 
 export function braveSearchTool(options: BraveSearchOptions = {}): Tool {
   const maxResults = clampResultCount(options.maxResults);
+  const provider = options.localIndex ? (options.provider ?? 'auto') : 'service';
+  const searchLocally = async (query: string) => (await options.localIndex!()).search(query, maxResults);
   return {
     name: 'brave_search',
-    description: 'Search the web (Brave Search) and return the top results: title, URL, snippet and age.',
+    description:
+      provider === 'local'
+        ? 'Search the documents on this device (a local index) and return the top results: title, address, snippet.'
+        : 'Search the web (Brave Search) and return the top results: title, URL, snippet and age.',
     parameters: queryParameters('What to search the web for.'),
-    needsConfirmation: options.needsConfirmation ?? true,
+    needsConfirmation: provider === 'local' ? false : (options.needsConfirmation ?? true),
     async execute(args, { signal }) {
       const query = queryArgument(args, 'brave_search');
+      if (provider === 'local') return searchLocally(query);
       const answer = await callToolProxy('brave_search', { q: query, count: String(maxResults) }, signal, options);
       if (answer.ok) {
         const shaped = shapeBraveResults(query, parseJson(answer.text), maxResults);
         return options.shape ? options.shape(query, shaped) : shaped;
       }
+      if (answersLocally(provider, answer)) return searchLocally(query);
       if (!(answer.notConfigured && options.keylessFallback)) throw answer.error;
       try {
         return await searchWikipedia(query, {

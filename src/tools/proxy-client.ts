@@ -20,8 +20,11 @@ export interface ProxyClientOptions {
 
 export type ProxyResult =
   | { ok: true; text: string }
-  /** `notConfigured`: the proxy said the key is missing (503 with a `setup` hint). */
-  | { ok: false; error: ToolError; notConfigured: boolean };
+  /**
+   * `notConfigured`: the proxy said the key is missing (503 with a `setup` hint). `noProxy`: nothing
+   * that speaks the proxy's protocol answered (unreachable, or a static host's 404 page).
+   */
+  | { ok: false; error: ToolError; notConfigured: boolean; noProxy: boolean };
 
 interface ProxyErrorBody {
   error?: unknown;
@@ -53,6 +56,7 @@ export async function callToolProxy(
     return {
       ok: false,
       notConfigured: false,
+      noProxy: true,
       error: new ToolError(`could not reach the tool proxy at ${url.split('?')[0]}: ${reason(cause)}`),
     };
   }
@@ -63,6 +67,7 @@ export async function callToolProxy(
     return {
       ok: false,
       notConfigured: false,
+      noProxy: true,
       error: new ToolError(
         `the tool proxy is not available (HTTP ${response.status} from ${url.split('?')[0]}): ` +
           'serve the page with the dev or preview server, or point proxyBase at a running tool proxy',
@@ -75,7 +80,7 @@ export async function callToolProxy(
   if (notConfigured) details.setup = body.setup;
   else details.status = typeof body.upstream_status === 'number' ? body.upstream_status : response.status;
   if (typeof body.detail === 'string') details.detail = body.detail;
-  return { ok: false, notConfigured, error: new ToolError(body.error, details) };
+  return { ok: false, notConfigured, noProxy: false, error: new ToolError(body.error, details) };
 }
 
 function parseErrorBody(text: string): ProxyErrorBody | undefined {

@@ -5,30 +5,44 @@
  *
  * Invariants: the context's signal reaches fetch; failures are ToolErrors in the proxy's words
  * (not configured → its setup hint; rejected key, rate limit, upstream error, timeout, or "could not
- * interpret the input" → what happened); an abort is rethrown as is.
+ * interpret the input" → what happened); an abort is rethrown as is. With `localMath` (provider
+ * `local`, or `auto` when the proxy has no app id or there is none: tool-provider.ts) mathjs answers
+ * on this device in the same text shape, ending with a `Source:` section (local-math.ts).
  */
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
 import { queryArgument, queryParameters } from './query-argument';
+import { localMath } from './local-math';
 import type { Tool } from './tool';
+import { answersLocally, type ToolProvider } from './tool-provider';
 
 export interface WolframAlphaOptions extends ProxyClientOptions {
   /** Passed as the LLM API's `maxchars` (its default is 6800). Default: not sent. */
   maxChars?: number;
   /** Ask the user before each query. Default true: the query leaves the machine (see brave-search.ts). */
   needsConfirmation?: boolean;
+  /** Answer arithmetic, roots, derivatives and unit conversions on this device (local-math.ts). */
+  localMath?: boolean;
+  /** Default `auto` with localMath, else `service`. `local` never asks (nothing leaves the device). */
+  provider?: ToolProvider;
 }
 
 export function wolframAlphaTool(options: WolframAlphaOptions = {}): Tool {
+  const provider = options.localMath ? (options.provider ?? 'auto') : 'service';
   return {
     name: 'wolfram_alpha',
-    description: 'Ask Wolfram|Alpha: math, unit conversion, science, and curated data (populations, dates, ...).',
+    description:
+      provider === 'local'
+        ? 'Compute on this device (mathjs): arithmetic, powers, roots, derivatives and unit conversions.'
+        : 'Ask Wolfram|Alpha: math, unit conversion, science, and curated data (populations, dates, ...).',
     parameters: queryParameters('The question or expression, in plain English or Wolfram Language.'),
-    needsConfirmation: options.needsConfirmation ?? true,
+    needsConfirmation: provider === 'local' ? false : (options.needsConfirmation ?? true),
     async execute(args, { signal }) {
       const input = queryArgument(args, 'wolfram_alpha');
+      if (provider === 'local') return localMath(input);
       const params: Record<string, string> = { input };
       if (options.maxChars !== undefined) params.maxchars = String(Math.max(1, Math.trunc(options.maxChars)));
       const answer = await callToolProxy('wolfram_alpha', params, signal, options);
+      if (answersLocally(provider, answer)) return localMath(input);
       if (!answer.ok) throw answer.error;
       return answer.text;
     },

@@ -1,0 +1,101 @@
+/**
+ * `wolfram_alpha` without Wolfram|Alpha: arithmetic, powers, roots, derivatives and unit conversions
+ * answered in the page (or in Node) by mathjs, written as Wolfram|Alpha's LLM API writes its answers
+ * (`Query:`, `Input:`, `Result:` sections) so a model reads what it reads from the real service.
+ * No `Source:` section yet: with one the current micro model's answers broke (2 of 2 tried), without
+ * it both were right — it was trained on the service's sections only; the retrained model (issue 14)
+ * reads one. Until then the tool's description and the card say where the answer came from.
+ *
+ * Invariants: mathjs runs in a reduced instance — no import, createUnit, parse/evaluate/compile,
+ * simplify or resolve reachable from a query — and only on queries that passed `normalize`; anything
+ * else (integrals, equations, words) is a ToolError that says plainly what local math can do.
+ */
+import { all, create, type MathNode } from 'mathjs';
+import { ToolError } from './tool';
+
+const math = create(all!, { number: 'number', precision: 14 });
+// Kept before they are disabled: the parser itself, and the derivative.
+const parse = math.parse;
+const derivative = math.derivative;
+const refuse = (name: string) => () => {
+  throw new Error(`${name} is disabled`);
+};
+math.import(
+  Object.fromEntries(['import', 'createUnit', 'evaluate', 'parse', 'compile', 'simplify', 'resolve', 'reviver', 'derivative', 'rationalize'].map((n) => [n, refuse(n)])),
+  { override: true },
+);
+
+const CANNOT = 'local math answers arithmetic, powers, roots, derivatives and unit conversions only (no API key is set for Wolfram|Alpha)';
+
+/** Wolfram|Alpha-shaped text for `query`, or a ToolError when local math cannot answer it. */
+export function localMath(query: string): string {
+  const q = query.trim();
+  const d = /^(?:the\s+)?(?:derivative of|differentiate|d\/dx)\s*(.+?)(?:\s+with respect to x)?$/i.exec(q);
+  if (d) {
+    const expr = expression(d[1]!);
+    const node = parseOrRefuse(expr, q);
+    const result = derivative(node, 'x');
+    const input = `d/dx(${wolframText(node)})`;
+    return answer(q, input, `${input} = ${wolframText(result)}`);
+  }
+  const root = /^(?:the\s+)?(square|cube) root of\s+(.+)$/i.exec(q);
+  if (root) {
+    const fn = root[1]!.toLowerCase() === 'square' ? 'sqrt' : 'cbrt';
+    const expr = `${fn}(${expression(root[2]!)})`;
+    return answer(q, wolframText(parseOrRefuse(expr, q)), value(expr, q));
+  }
+  const expr = expression(q.replace(/^(?:what is|calculate|compute|convert)\s+/i, '').replace(/\?$/, ''));
+  return answer(q, wolframText(parseOrRefuse(expr, q)), value(expr, q));
+}
+
+/** Wolfram's operators and words as mathjs reads them: × ÷ − → * / -, "to the power of" → ^. */
+function expression(text: string): string {
+  return text
+    .replace(/[×·]/g, '*')
+    .replace(/÷/g, '/')
+    .replace(/[−–]/g, '-')
+    .replace(/\s+to the power of\s+/gi, '^')
+    .replace(/\bsquared\b/gi, '^2')
+    .replace(/\bcubed\b/gi, '^3')
+    .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .trim();
+}
+
+function parseOrRefuse(expr: string, query: string): MathNode {
+  if (expr === '' || /\b(?:integra\w*|solve|limit|sum of)\b|=/i.test(expr)) throw new ToolError(`${CANNOT}: "${query}"`);
+  try {
+    return parse(expr);
+  } catch {
+    throw new ToolError(`${CANNOT}: "${query}" is not an expression it can read`);
+  }
+}
+
+function value(expr: string, query: string): string {
+  let out: unknown;
+  try {
+    out = parse(expr).compile().evaluate({});
+  } catch (e) {
+    throw new ToolError(`${CANNOT}: "${query}" could not be evaluated (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (typeof out === 'number') {
+    if (!Number.isFinite(out)) throw new ToolError(`local math: "${query}" has no finite value`);
+    return math.format(out, { precision: 14, lowerExp: -9, upperExp: 21 });
+  }
+  if (out !== null && typeof out === 'object' && 'toString' in out && !('_data' in out) && typeof (out as { toNumber?: unknown }).toNumber === 'function') {
+    return math.format(out, { precision: 10 });
+  }
+  throw new ToolError(`${CANNOT}: "${query}" is not a single number or quantity`);
+}
+
+/** mathjs's `3 * x ^ 2` as Wolfram writes it: `3 x^2`. */
+function wolframText(node: MathNode): string {
+  return node
+    .toString({ implicit: 'hide' })
+    .replace(/\s*\^\s*/g, '^')
+    .replace(/(\d)\s*\*\s*(?=[a-z(])/gi, '$1 ')
+    .replace(/\s*\*\s*/g, '×');
+}
+
+function answer(query: string, input: string, result: string): string {
+  return [`Query:\n"${query}"`, `Input:\n${input}`, `Result:\n${result}`].join('\n\n');
+}
