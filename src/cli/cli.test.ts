@@ -104,6 +104,17 @@ describe('cli', () => {
     });
   }
 
+  it('ask --tools local answers from the local index unforced, with no proxy and no key', () => {
+    const r = cli(['ask', '--tools', 'local', 'What is the capital of Japan?'], '', { TOOL_PROXY_URL: 'http://127.0.0.1:9/api/tools/' });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { answer: string; steps: Array<{ stop: string; toolCalls: unknown[]; toolResults: Array<{ content: string; isError: boolean }> }> };
+    expect(out.steps.map((s) => s.stop)).toEqual(['eom', 'eot']);
+    expect(out.steps[0]!.toolCalls).toEqual([{ kind: 'builtin', name: 'brave_search', arguments: { query: 'capital of Japan' } }]);
+    expect(JSON.parse(out.steps[0]!.toolResults[0]!.content)).toMatchObject({ source: 'local index', results: [{ description: 'The capital of Japan is Tokyo.' }] });
+    expect(out.answer).toContain('Tokyo');
+  });
+
   it('replay --engine URL gives the same prompts; a step recorded to its stop never needs the server', () => {
     const r = cli(['replay', '--engine', server.url, WORKED], '', withKey);
     expect(r.stderr).toBe('');
@@ -130,6 +141,8 @@ describe('cli', () => {
     'serve with an unknown flag': { args: ['serve', '--bind', '0.0.0.0'], error: /Unknown option '--bind'/ },
     'an API key as a flag (it would land in shell history)': { args: ['ask', '--engine', 'http://127.0.0.1:9', '--api-key', 'k', 'hi'], error: /Unknown option '--api-key'/ },
     'an engine URL that is not http(s)': { args: ['ask', '--engine', 'ftp://host/', 'hi'], error: /invalid_request: the engine URL must be http or https/ },
+    'an unknown tools provider': { args: ['ask', '--tools', 'cloud', 'hi'], error: /--tools: expected auto, service, local, got "cloud"/ },
+    'a --docs directory that is not there': { args: ['ask', '--docs', '/nonexistent/docs', 'hi'], error: /--docs: \/nonexistent\/docs is not a directory/ },
     'a GGUF file that is not there': { args: ['ask', '--model', '/nonexistent/model.gguf', 'hi'], error: /load_failed: could not load the GGUF \/nonexistent\/model\.gguf/ },
   };
   // Resolved when the tests run: the server's URL is known only then.

@@ -20,7 +20,8 @@ const USAGE = `usage: cli <command>
   replay [--model ID|FILE.gguf] [--engine URL] FILE
                         run FILE through the real loop (tiny model, the model's side forced)
                         -> {prompts, steps, toolResults}
-  ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] "question"
+  ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] [--tools auto|service|local]
+      [--docs DIR] "question"
                         the unforced loop in Node (greedy; default the micro model)
                         -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}
   serve [--port N] [--host H] [--model ID|micro] [--api-key KEY]
@@ -28,6 +29,10 @@ const USAGE = `usage: cli <command>
                         the key also from LLAMA_API_KEY) -> prints its URL
 
   --model FILE.gguf     a GGUF on disk, run by node-llama-cpp (our sampler and prefix cache)
+  --tools P             who answers brave_search and wolfram_alpha: auto (default: the tool proxy,
+                        or on this machine when it has no key or is not running), service, local
+                        (the local index over the demo corpus and --docs, and mathjs)
+  --docs DIR            .txt and .md files under DIR join the local index
   --engine URL          an engine server (vLLM, llama-server): it samples; --model is then the
                         served model's name. Its API key: the environment variable LLAMA_ENGINE_API_KEY`;
 

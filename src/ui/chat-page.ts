@@ -80,7 +80,7 @@ export class ChatPage {
       ask: (id) => this.askDownload(id, downloads),
       diagnose: (id, error) => explainLoadFailure(error, MODELS.find((m) => m.id === id), MODELS),
     });
-    this.tools = new ToolBox({ pyodideBaseUrl: o.pyodideBaseUrl });
+    this.tools = new ToolBox({ pyodideBaseUrl: o.pyodideBaseUrl, demoCorpusUrl: `${o.modelsBaseUrl}micro-llama/demo-corpus.json` });
     const dialog = new ConfirmDialog();
     this.session = new ChatSession({
       engine: o.engine,

@@ -1,6 +1,8 @@
 /**
  * The tools a run gets: the built-ins the settings turn on (brave_search and wolfram_alpha through
- * the tool proxy, the code interpreter in its Pyodide sandbox) and the host's custom tools.
+ * the tool proxy — answered in the page, from the local index over the demo corpus and by mathjs, when
+ * the proxy has no key or there is none (tool-provider.ts) — the code interpreter in its Pyodide
+ * sandbox) and the host's custom tools.
  *
  * Invariants: one sandbox per ToolBox at a time, created on first need and kept (Python state
  * persists across turns) until resetPython(), which a new conversation calls: its interpreter is
@@ -11,6 +13,7 @@ import { PyodideSandbox } from '../sandbox/pyodide-sandbox';
 import { braveSearchTool } from '../tools/brave-search';
 import { codeInterpreterTool } from '../tools/code-interpreter';
 import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
+import { LocalSearchIndex, type LocalDocument } from '../tools/local-search';
 import type { Tool } from '../tools/tool';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
 import type { BuiltinToolId } from './settings';
@@ -20,11 +23,14 @@ export interface ToolBoxOptions {
   pyodideBaseUrl: string;
   /** Where the sandbox's hidden iframe goes (the widget keeps it inside its shadow root). */
   container?: HTMLElement;
+  /** The local index's bundled documents (models/micro-llama/demo-corpus.json); without it no local providers. */
+  demoCorpusUrl?: string;
 }
 
 export class ToolBox {
   private sandbox: PyodideSandbox | null = null;
   private readonly custom = new Map<string, Tool>();
+  private localIndex: Promise<LocalSearchIndex> | null = null;
 
   constructor(private readonly o: ToolBoxOptions) {}
 
@@ -45,8 +51,9 @@ export class ToolBox {
 
   tools(enabled: Record<BuiltinToolId, boolean>, proxyEndpoint: string): Tool[] {
     const out: Tool[] = [];
-    if (enabled.brave_search) out.push(braveSearchTool({ proxyBase: proxyEndpoint }));
-    if (enabled.wolfram_alpha) out.push(wolframAlphaTool({ proxyBase: proxyEndpoint }));
+    const local = this.o.demoCorpusUrl !== undefined;
+    if (enabled.brave_search) out.push(braveSearchTool({ proxyBase: proxyEndpoint, ...(local ? { localIndex: () => this.loadLocalIndex() } : {}) }));
+    if (enabled.wolfram_alpha) out.push(wolframAlphaTool({ proxyBase: proxyEndpoint, localMath: local }));
     if (enabled.code_interpreter) out.push(codeInterpreterTool(this.pythonSandbox()));
     out.push(...this.custom.values());
     return out;
@@ -66,6 +73,20 @@ export class ToolBox {
   dispose(): void {
     this.sandbox?.dispose();
     this.sandbox = null;
+  }
+
+  /** Fetched once; a failed fetch is retried on the next search. */
+  private loadLocalIndex(): Promise<LocalSearchIndex> {
+    this.localIndex ??= fetch(this.o.demoCorpusUrl!)
+      .then(async (r) => {
+        if (!r.ok) throw new Error(`the local index's documents are missing (HTTP ${r.status} for ${this.o.demoCorpusUrl})`);
+        return new LocalSearchIndex((await r.json()) as LocalDocument[]);
+      })
+      .catch((e: unknown) => {
+        this.localIndex = null;
+        throw e;
+      });
+    return this.localIndex;
   }
 
   private pythonSandbox(): PyodideSandbox {

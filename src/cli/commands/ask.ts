@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { AgentEvent } from '../../agent/events';
 import type { ModelRef } from '../../engine/contract';
 import { parseRecording, recordedTools } from '../../agent/recorded-tools';
@@ -9,12 +10,15 @@ import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
 import { printJson, readJsonFile } from '../io';
 import { cliEngineOptions, cliModelRef, loadError, MODEL_FLAGS } from '../model-ref';
-import { nodeTools } from '../node-tools';
+import { nodeTools, type NodeToolOptions } from '../node-tools';
+import { TOOL_PROVIDERS, type ToolProvider } from '../../tools/tool-provider';
 
 /**
- * `ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] "question"`: the unforced loop in
- * Node, greedy (on an engine server: greedy as the server samples). Tools are
- * the real ones (through TOOL_PROXY_URL), or with --results the recorded answers of FILE. Calls are
+ * `ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] [--tools auto|service|local]
+ * [--docs DIR] "question"`: the unforced loop in Node, greedy (on an engine server: greedy as the
+ * server samples). Tools are the real ones (through TOOL_PROXY_URL; with `auto`, the default, the local
+ * index and local math answer when the proxy has no key or is not running), or with --results the
+ * recorded answers of FILE. Calls are
  * confirmed: asking the CLI is the user's consent. Prints {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}.
  */
 export async function ask(args: string[]): Promise<void> {
@@ -28,7 +32,7 @@ export async function ask(args: string[]): Promise<void> {
       runAgent({
         engine,
         tokenizer: loadTokenizer(),
-        tools: options.results ? recordedTools(parseRecording(readJsonFile(options.results))) : nodeTools(),
+        tools: options.results ? recordedTools(parseRecording(readJsonFile(options.results))) : nodeTools(options.tools),
         conversation: { messages: [{ role: 'user', content: options.question }] },
         sampling: { temperature: 0 },
         confirm: async () => true,
@@ -53,10 +57,14 @@ function stepsOf(events: AgentEvent[]) {
   }));
 }
 
-function readOptions(args: string[]): { model: ModelRef; results?: string; question: string } {
-  const { values, positionals } = parseCliArgs(args, { ...MODEL_FLAGS, results: { type: 'string' } });
+function readOptions(args: string[]): { model: ModelRef; results?: string; question: string; tools: NodeToolOptions } {
+  const { values, positionals } = parseCliArgs(args, { ...MODEL_FLAGS, results: { type: 'string' }, tools: { type: 'string' }, docs: { type: 'string' } });
   const results = values.results;
   const question = positionals.join(' ').trim();
   if (!question) throw new CliError('missing the question');
-  return { model: cliModelRef(values, 'micro'), question, ...(results ? { results } : {}) };
+  const provider = values.tools ?? 'auto';
+  if (!TOOL_PROVIDERS.includes(provider as ToolProvider)) throw new CliError(`--tools: expected ${TOOL_PROVIDERS.join(', ')}, got "${provider}"`);
+  if (values.docs !== undefined && !statSync(values.docs, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--docs: ${values.docs} is not a directory`);
+  const tools: NodeToolOptions = { provider: provider as ToolProvider, ...(values.docs ? { docsDir: values.docs } : {}) };
+  return { model: cliModelRef(values, 'micro'), question, tools, ...(results ? { results } : {}) };
 }
