@@ -2,7 +2,8 @@
  * The offline demo as shipped: a production build of the page (`npm run build`) on the preview
  * server (`npm run preview`, which also serves models/), the tiny model under models/ and Pyodide
  * under public/, every request that leaves the page's origin blocked and recorded. A conversation
- * with the code interpreter must complete, and none may have been attempted. A final self-check
+ * with the code interpreter must complete, and one with search and math answered in the page (no keys on
+ * the server: the local index and mathjs), and none may have attempted an outside request. A final self-check
  * proves the recorder does see outside requests made by the page and by its workers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +26,9 @@ const logs: string[] = [];
 const outDir = mkdtempSync(join(tmpdir(), 'llama-offline-build-'));
 
 beforeAll(async () => {
+  // The demo as a newcomer has it: no service keys (the tool proxy then says "not configured").
+  delete process.env.BRAVE_API_KEY;
+  delete process.env.WOLFRAM_APP_ID;
   const configFile = join(ROOT, 'vite.config.ts');
   const t0 = performance.now();
   await build({ root: ROOT, configFile, logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
@@ -62,6 +66,32 @@ it('completes a conversation with the code interpreter with the network outside 
   const turn = page.locator('.turn').last();
   expect(await turn.locator('.tool-card[data-tool="code_interpreter"] [data-section="stdout"] pre').evaluate((el) => el.textContent)).toBe('45\n');
   expect((await turn.locator('.prose:not([hidden])').innerText()).trim()).toBe('The sum is 45.');
+  expect(outside).toEqual([]);
+}, 120_000);
+
+it('with no keys on the server, search and math are answered in the page (local index, mathjs), and nothing leaves it', async () => {
+  await page.evaluate(
+    (ids) => window.llamaTest!.forceNextRun(ids),
+    forcedIds(
+      '<|python_tag|>brave_search.call(query="capital of Japan")<|eom_id|>',
+      '<|python_tag|>wolfram_alpha.call(query="derivative of x^3")<|eom_id|>',
+      'Tokyo; and 3 x^2.<|eot_id|>',
+    ),
+  );
+  await page.fill('.composer-input', 'What is the capital of Japan, and the derivative of x^3?');
+  await page.press('.composer-input', 'Enter');
+  const dialog = page.locator('dialog.confirm-dialog');
+  for (let i = 0; i < 2; i++) {
+    await dialog.waitFor({ state: 'visible' });
+    await dialog.locator('button[data-answer="once"]').click();
+    await dialog.waitFor({ state: 'hidden' });
+  }
+  await page.waitForFunction(() => document.querySelector('.turn:last-of-type')?.getAttribute('data-reason') === 'done', undefined, { timeout: 60_000 });
+  const turn = page.locator('.turn').last();
+  const search = await turn.locator('.tool-card[data-tool="brave_search"] .tool-result').innerText();
+  expect(search).toContain('results from local index');
+  expect(search).toContain('The capital of Japan is Tokyo.');
+  expect(await turn.locator('.tool-card[data-tool="wolfram_alpha"] .tool-result').innerText()).toContain('d/dx(x^3) = 3 x^2');
   expect(outside).toEqual([]);
 }, 120_000);
 

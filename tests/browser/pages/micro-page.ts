@@ -1,16 +1,18 @@
-// Test page: the unforced loop with the micro model, the real tools (proxy on this origin, Pyodide sandbox).
+// Test page: the unforced loop with the micro model, the real tools (proxy on this origin, Pyodide sandbox),
+// or with `local` search and math answered in the page (the local index over the demo corpus, mathjs).
 import type { AgentEvent } from '../../../src/agent/events';
 import { runAgent } from '../../../src/agent/run-agent';
 import { EngineClient } from '../../../src/engine/client';
 import { PyodideSandbox } from '../../../src/sandbox/pyodide-sandbox';
 import { braveSearchTool } from '../../../src/tools/brave-search';
+import { LocalSearchIndex, type LocalDocument } from '../../../src/tools/local-search';
 import { codeInterpreterTool } from '../../../src/tools/code-interpreter';
 import { wolframAlphaTool } from '../../../src/tools/wolfram-alpha';
 
 declare global {
   interface Window {
     engine: EngineClient;
-    ask: (question: string, date: string) => Promise<AgentEvent[]>;
+    ask: (question: string, date: string, local?: boolean) => Promise<AgentEvent[]>;
     ready: boolean;
   }
 }
@@ -19,14 +21,17 @@ window.engine = EngineClient.start({
   modelsBaseUrl: new URL('/models/', location.href).href,
   wasmBaseUrl: new URL('/ort/', location.href).href,
 });
-const tools = [braveSearchTool(), wolframAlphaTool(), codeInterpreterTool(new PyodideSandbox())];
+const python = codeInterpreterTool(new PyodideSandbox());
+const tools = [braveSearchTool(), wolframAlphaTool(), python];
+const localIndex = async () => new LocalSearchIndex((await (await fetch('/models/micro-llama/demo-corpus.json')).json()) as LocalDocument[]);
+const localTools = [braveSearchTool({ provider: 'local', localIndex }), wolframAlphaTool({ provider: 'local', localMath: true }), python];
 
-window.ask = async (question, date) => {
+window.ask = async (question, date, local = false) => {
   const events: AgentEvent[] = [];
   for await (const e of runAgent({
     engine: window.engine,
     tokenizer: window.engine.tokenizer!,
-    tools,
+    tools: local ? localTools : tools,
     conversation: { date, messages: [{ role: 'user', content: question }] },
     sampling: { temperature: 0 },
     confirm: async () => true,
