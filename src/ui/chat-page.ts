@@ -39,6 +39,7 @@ import { errorBox } from './views/error-box';
 import { InspectorView } from './views/inspector-view';
 import { ModelPanel } from './views/model-panel';
 import { ServerPicker } from './views/server-picker';
+import { LocalDocumentsView } from './views/local-documents-view';
 import { SettingsPanel } from './views/settings-panel';
 import { TranscriptView } from './views/transcript-view';
 
@@ -86,7 +87,7 @@ export class ChatPage {
       engine: o.engine,
       tokenizer: () => o.engine.tokenizer,
       model: () => this.loader.info,
-      tools: () => this.tools.tools(this.settings.tools, this.settings.proxyEndpoint),
+      tools: () => this.tools.tools(this.settings.tools, this.settings.proxyEndpoint, this.settings.searchAndMath),
       settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep }),
       confirm: (call, signal) => dialog.ask(call, signal),
       onClear: () => {
@@ -108,7 +109,7 @@ export class ChatPage {
       if (this.loader.info) this.tools.warm(s.tools);
       this.showReadiness();
     });
-    this.settingsPanel.el.append(new AllowedToolsView(this.session).el);
+    this.settingsPanel.el.append(new AllowedToolsView(this.session).el, new LocalDocumentsView((docs) => this.tools.addDocuments(docs)).el);
     const cachePanel = new CachePanel(MODELS, o.modelsBaseUrl, (cached) => this.modelPanel.setCached(completeCachedIds(MODELS, cached, o.modelsBaseUrl)));
     const chats = new ConversationList(this.library);
     this.emptyState = new EmptyState((text) => this.composer.fill(text));

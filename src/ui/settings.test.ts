@@ -15,8 +15,15 @@ it.each([
   ['topK', 1.5],
   ['maxSteps', 0],
   ['maxTokensPerStep', Number.NaN],
+  ['searchAndMath', 'cloud'],
 ])('%s = %s is out of range: the default is kept', (key, value) => {
   expect(parseSettings({ [key]: value })).toEqual(DEFAULT_SETTINGS);
+});
+
+it('who answers search and math: auto by default, service or local when chosen', () => {
+  expect(DEFAULT_SETTINGS.searchAndMath).toBe('auto');
+  expect(parseSettings({ searchAndMath: 'local' }).searchAndMath).toBe('local');
+  expect(parseSettings({ searchAndMath: 'service' }).searchAndMath).toBe('service');
 });
 
 it('the default settings object is not shared', () => {

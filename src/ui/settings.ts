@@ -5,6 +5,7 @@
  */
 import type { OnnxDevice, SamplingParams } from '../engine/contract';
 import { QUERY_TOOL_NAMES, type BuiltinToolName } from '../format/builtin-tools';
+import { TOOL_PROVIDERS, type ToolProvider } from '../tools/tool-provider';
 import { safeLocalStorage } from './page-memory';
 
 export type BuiltinToolId = BuiltinToolName;
@@ -20,6 +21,8 @@ export interface Settings {
   maxSteps: number;
   maxTokensPerStep: number;
   tools: Record<BuiltinToolId, boolean>;
+  /** Who answers search and math: the services (proxy), this device (local index, mathjs), or auto (tool-provider.ts). */
+  searchAndMath: ToolProvider;
   /** Base URL of the tool proxy (`/api/tools/` on the dev and preview servers). */
   proxyEndpoint: string;
   /** Where ONNX models run; web-llm models always use WebGPU. */
@@ -34,6 +37,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxSteps: 8,
   maxTokensPerStep: 1024,
   tools: { code_interpreter: true, brave_search: true, wolfram_alpha: true },
+  searchAndMath: 'auto',
   proxyEndpoint: '/api/tools/',
   device: 'auto',
 };
@@ -57,6 +61,7 @@ export function parseSettings(value: unknown): Settings {
   }
   const tools = (typeof v.tools === 'object' && v.tools !== null ? v.tools : {}) as Record<string, unknown>;
   for (const id of BUILTIN_TOOL_IDS) if (typeof tools[id] === 'boolean') out.tools[id] = tools[id];
+  if (TOOL_PROVIDERS.includes(v.searchAndMath as ToolProvider)) out.searchAndMath = v.searchAndMath as ToolProvider;
   if (typeof v.proxyEndpoint === 'string' && v.proxyEndpoint.trim() !== '') out.proxyEndpoint = v.proxyEndpoint.trim();
   if (v.device === 'auto' || v.device === 'webgpu' || v.device === 'wasm') out.device = v.device;
   return out;

@@ -37,6 +37,18 @@ describe("the page's tool box", () => {
     expect(fetched.filter((u) => u === CORPUS)).toHaveLength(2);
   });
 
+  it("the user's documents join the index; 'local' answers from it without asking the proxy, 'service' only from the proxy", async () => {
+    const fetched = staticHost(200);
+    const box = new ToolBox({ pyodideBaseUrl: 'http://page.test/pyodide/', demoCorpusUrl: CORPUS });
+    expect(await box.addDocuments([{ title: 'Harbour shop', url: 'file:shop.md', text: 'The harbour shop opens at 9:00.' }])).toBe(1);
+    const [local] = box.tools(ON, '/api/tools/', 'local');
+    expect(local!.needsConfirmation).toBe(false);
+    expect(await local!.execute({ query: 'harbour shop opens' }, { signal: signal() })).toMatchObject({ results: [{ url: 'file:shop.md' }] });
+    expect(fetched.filter((u) => u !== CORPUS)).toEqual([]);
+    const [service] = box.tools(ON, '/api/tools/', 'service');
+    await expect(service!.execute({ query: 'harbour shop opens' }, { signal: signal() })).rejects.toThrow(/the tool proxy is not available/);
+  });
+
   it('without a corpus (a host that did not opt in) the tools are the services only, as before', async () => {
     staticHost(200);
     const [search] = new ToolBox({ pyodideBaseUrl: 'http://page.test/pyodide/' }).tools(ON, '/api/tools/');

@@ -14,6 +14,7 @@ import { braveSearchTool } from '../tools/brave-search';
 import { codeInterpreterTool } from '../tools/code-interpreter';
 import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
 import { LocalSearchIndex, type LocalDocument } from '../tools/local-search';
+import type { ToolProvider } from '../tools/tool-provider';
 import type { Tool } from '../tools/tool';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
 import type { BuiltinToolId } from './settings';
@@ -31,6 +32,7 @@ export class ToolBox {
   private sandbox: PyodideSandbox | null = null;
   private readonly custom = new Map<string, Tool>();
   private localIndex: Promise<LocalSearchIndex> | null = null;
+  private readonly ownUrls = new Set<string>();
 
   constructor(private readonly o: ToolBoxOptions) {}
 
@@ -49,11 +51,12 @@ export class ToolBox {
     return [...this.custom.keys()];
   }
 
-  tools(enabled: Record<BuiltinToolId, boolean>, proxyEndpoint: string): Tool[] {
+  tools(enabled: Record<BuiltinToolId, boolean>, proxyEndpoint: string, provider: ToolProvider = 'auto'): Tool[] {
     const out: Tool[] = [];
     const local = this.o.demoCorpusUrl !== undefined;
-    if (enabled.brave_search) out.push(braveSearchTool({ proxyBase: proxyEndpoint, ...(local ? { localIndex: () => this.loadLocalIndex() } : {}) }));
-    if (enabled.wolfram_alpha) out.push(wolframAlphaTool({ proxyBase: proxyEndpoint, localMath: local }));
+    const providers = local ? { provider, localIndex: () => this.loadLocalIndex() } : {};
+    if (enabled.brave_search) out.push(braveSearchTool({ proxyBase: proxyEndpoint, ...providers }));
+    if (enabled.wolfram_alpha) out.push(wolframAlphaTool({ proxyBase: proxyEndpoint, localMath: local, ...(local ? { provider } : {}) }));
     if (enabled.code_interpreter) out.push(codeInterpreterTool(this.pythonSandbox()));
     out.push(...this.custom.values());
     return out;
@@ -73,6 +76,13 @@ export class ToolBox {
   dispose(): void {
     this.sandbox?.dispose();
     this.sandbox = null;
+  }
+
+  /** The user's own documents join the local index (kept for this page's life); returns how many it holds of theirs. */
+  async addDocuments(documents: readonly LocalDocument[]): Promise<number> {
+    (await this.loadLocalIndex()).add(documents);
+    for (const d of documents) this.ownUrls.add(d.url);
+    return this.ownUrls.size;
   }
 
   /** Fetched once; a failed fetch is retried on the next search. */

@@ -11,6 +11,10 @@
  *   tools           built-in tools, space- or comma-separated: code_interpreter brave_search
  *                   wolfram_alpha (default: code_interpreter; "none" for none)
  *   proxy-endpoint  tool proxy base URL for brave_search / wolfram_alpha (default: <widget origin>/api/tools/)
+ *   search-and-math auto | service | local: who answers brave_search / wolfram_alpha — the services
+ *                   through the proxy, this device (a local index over the demo corpus and the host's
+ *                   addDocuments(), mathjs), or auto (default: the services, this device when the
+ *                   proxy has no key or there is none)
  *   assets-base     folder holding models/, ort/ and pyodide/ (default: the widget module's folder)
  *   device          auto | webgpu | wasm, for ONNX models (default auto)
  *   autoload        load the model as soon as the element is connected
@@ -21,7 +25,7 @@
  * confirmed first (download-plan.ts), whoever starts it — the Load button, `autoload` or `send()`.
  *
  * JS API: registerTool(spec) / unregisterTool(name) for the host's own tools (see CustomToolSpec),
- * load(), send(text) (loads the model first if needed), stop(), clear(), messages. Events (bubbling,
+ * addDocuments([{title, url, text}]) for the local search index, load(), send(text) (loads the model first if needed), stop(), clear(), messages. Events (bubbling,
  * composed, detail as listed):
  *   llama-load {state}          the load state changed (loading with progress, loaded, failed)
  *   llama-agent-event {event}   every event of the agent loop (text-delta, tool-call, step-finish…)
@@ -36,6 +40,8 @@ import { examplesFor, MODEL_EXAMPLES } from '../engine/model-examples';
 import { MODELS } from '../engine/models';
 import type { Message } from '../format/types';
 import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
+import type { LocalDocument } from '../tools/local-search';
+import { TOOL_PROVIDERS, type ToolProvider } from '../tools/tool-provider';
 import { ChatSession } from '../ui/chat-session';
 import { h, replace } from '../ui/dom';
 import { downloadQuestion } from '../ui/download-plan';
@@ -67,6 +73,7 @@ export class LlamaChatElement extends HTMLElement {
   private session: ChatSession | null = null;
   private toolBox: ToolBox | null = null;
   private readonly pendingTools: CustomToolSpec[] = [];
+  private readonly pendingDocuments: LocalDocument[] = [];
   private ui: {
     title: HTMLElement;
     model: HTMLElement;
@@ -98,6 +105,15 @@ export class LlamaChatElement extends HTMLElement {
     if (!this.ui) return;
     if (name === 'heading') this.ui.title.textContent = this.getAttribute('heading') || 'Assistant';
     if (name === 'model' || name === 'engine-url') this.showModel();
+  }
+
+  /**
+   * Adds the host's own documents to the local search index (brave_search answers from it when the
+   * proxy has no key, there is none, or `search-and-math="local"`); resolves to how many it holds.
+   */
+  async addDocuments(documents: LocalDocument[]): Promise<number> {
+    this.pendingDocuments.push(...documents);
+    return this.toolBox ? this.toolBox.addDocuments(this.pendingDocuments.splice(0)) : this.pendingDocuments.length;
   }
 
   /** Registers a host tool the model can call (validated now; throws CustomToolDefinitionError). */
@@ -203,6 +219,12 @@ export class LlamaChatElement extends HTMLElement {
     }
   }
 
+  /** `search-and-math`: auto (default), service or local (tool-provider.ts). */
+  private searchAndMath(): ToolProvider {
+    const attr = this.getAttribute('search-and-math')?.trim() as ToolProvider | undefined;
+    return attr && TOOL_PROVIDERS.includes(attr) ? attr : 'auto';
+  }
+
   private proxyEndpoint(): string {
     return this.getAttribute('proxy-endpoint') || new URL('/api/tools/', this.assetsBase()).href;
   }
@@ -280,15 +302,16 @@ export class LlamaChatElement extends HTMLElement {
       diagnose: (id, error) => explainLoadFailure(error, MODELS.find((m) => m.id === id), MODELS),
     });
     const sandboxHost = h('div', { class: 'sandbox-host', hidden: true });
-    this.toolBox = new ToolBox({ pyodideBaseUrl: `${base}pyodide/`, container: sandboxHost });
+    this.toolBox = new ToolBox({ pyodideBaseUrl: `${base}pyodide/`, container: sandboxHost, demoCorpusUrl: `${base}models/micro-llama/demo-corpus.json` });
     for (const spec of this.pendingTools.splice(0)) this.toolBox.register(spec);
+    if (this.pendingDocuments.length) void this.toolBox.addDocuments(this.pendingDocuments.splice(0)).catch(() => {});
     const dialog = new ConfirmDialog();
     const engine = this.engine;
     const session = new ChatSession({
       engine,
       tokenizer: () => engine.tokenizer,
       model: () => this.loader?.info ?? null,
-      tools: () => this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint()),
+      tools: () => this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint(), this.searchAndMath()),
       settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep }),
       confirm: (call, signal) => dialog.ask(call, signal),
       onClear: () => {

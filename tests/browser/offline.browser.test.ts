@@ -95,6 +95,27 @@ it('with no keys on the server, search and math are answered in the page (local 
   expect(outside).toEqual([]);
 }, 120_000);
 
+it("the user's own files join the local index; with 'This device only' search answers from them without asking", async () => {
+  await page.locator('.local-doc-files').setInputFiles([
+    { name: 'shop.md', mimeType: 'text/markdown', buffer: Buffer.from('# Harbour shop\n\nThe harbour shop opens at 9:00 and closes at 17:00.') },
+    { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([137, 80, 78, 71]) },
+  ]);
+  await page.waitForFunction(() => /^Added 1 file \(skipped 1/.test(document.querySelector('.local-doc-status')?.textContent ?? ''));
+  await page.selectOption('.settings-panel select[name="searchAndMath"]', 'local');
+  await page.evaluate(
+    (ids) => window.llamaTest!.forceNextRun(ids),
+    forcedIds('<|python_tag|>brave_search.call(query="harbour shop opening hours")<|eom_id|>', 'It opens at 9:00.<|eot_id|>'),
+  );
+  await page.fill('.composer-input', 'When does the harbour shop open?');
+  await page.press('.composer-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.turn:last-of-type')?.getAttribute('data-reason') === 'done', undefined, { timeout: 60_000 });
+  expect(await page.locator('dialog.confirm-dialog').isVisible()).toBe(false);
+  const card = await page.locator('.turn').last().locator('.tool-card[data-tool="brave_search"] .tool-result').innerText();
+  expect(card).toContain('results from local index');
+  expect(card).toContain('The harbour shop opens at 9:00 and closes at 17:00.');
+  expect(outside).toEqual([]);
+}, 120_000);
+
 it('self-check: the recorder sees outside requests from the page and from a worker', async () => {
   await page.evaluate(async () => {
     await fetch('https://canary.example/page').catch(() => {});

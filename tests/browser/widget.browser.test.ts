@@ -176,6 +176,28 @@ describe('<llama-chat> from a second origin', () => {
     expect(await shadow('.empty-state').innerText()).toMatch(/Say something/); // the tiny model's example
   });
 
+  it("the host's documents answer search in the page with search-and-math=\"local\": no proxy, no confirmation", async () => {
+    const held = await page.evaluate(() => {
+      const chat = document.querySelector('llama-chat')!;
+      chat.setAttribute('tools', 'brave_search');
+      chat.setAttribute('search-and-math', 'local');
+      return chat.addDocuments([{ title: 'Harbour café — opening hours', url: 'https://host.example/hours', text: 'The harbour café opens at 07:00 on Sundays.' }]);
+    });
+    expect(held).toBe(1);
+    const answered = await askForced(page, 'When do you open on Sunday?', '<|python_tag|>brave_search.call(query="harbour café Sunday opening")<|eom_id|>', 'At 07:00.<|eot_id|>');
+    expect(answered).toEqual({ text: 'At 07:00.', reason: 'done' });
+    const card = await page.locator('llama-chat .tool-card[data-tool="brave_search"] .tool-result').innerText();
+    expect(card).toContain('results from local index');
+    expect(card).toContain('The harbour café opens at 07:00 on Sundays.');
+    expect(outside).toEqual([]);
+    await page.evaluate(() => {
+      const chat = document.querySelector('llama-chat')!;
+      chat.removeAttribute('tools');
+      chat.removeAttribute('search-and-math');
+      chat.clear();
+    });
+  });
+
   it('before its model is loaded: Send is disabled and says why, naming the model and its size', async () => {
     const fresh = await context.newPage();
     try {

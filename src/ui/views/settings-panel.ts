@@ -1,16 +1,23 @@
 /**
- * Settings as a form: sampling, tools on/off, max steps, tokens per step, the tool proxy, the device;
+ * Settings as a form: sampling, tools on/off and who answers search and math, max steps, tokens per step, the tool proxy, the device;
  * and above it, what will actually run for the next message (effective-settings.ts): the loaded
  * model's own overrides and the loop's bounds, each with where it comes from.
  */
 import { h, replace, uid } from '../dom';
 import type { EffectiveValue } from '../effective-settings';
+import type { ToolProvider } from '../../tools/tool-provider';
 import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, parseSettings, type Settings } from '../settings';
 
 const TOOL_LABELS: Record<string, string> = {
   code_interpreter: 'Code interpreter (Python in a sandbox, offline)',
   brave_search: 'Web search (Brave, asks first)',
   wolfram_alpha: 'Wolfram|Alpha (asks first)',
+};
+
+const PROVIDER_LABELS: Record<ToolProvider, string> = {
+  auto: 'The services; this device when they have no key',
+  service: 'The services only (Brave, Wolfram|Alpha)',
+  local: 'This device only (local index, local math)',
 };
 
 export class SettingsPanel {
@@ -24,6 +31,7 @@ export class SettingsPanel {
       return h('div', { class: 'field' }, h('label', { for: id }, label), h('input', { id, name: key, type: 'number', min, max, step, value: String(initial[key]) }));
     };
     const deviceId = uid('set-device');
+    const providerId = uid('set-provider');
     const proxyId = uid('set-proxy');
     this.form = h(
       'form',
@@ -34,6 +42,16 @@ export class SettingsPanel {
         h('legend', {}, 'Tools'),
         ...BUILTIN_TOOL_IDS.map((t) =>
           h('label', { class: 'check' }, h('input', { type: 'checkbox', name: `tool:${t}`, checked: initial.tools[t] }), TOOL_LABELS[t] ?? t),
+        ),
+        h(
+          'div',
+          { class: 'field' },
+          h('label', { for: providerId }, 'Search and math answered by'),
+          h(
+            'select',
+            { id: providerId, name: 'searchAndMath' },
+            ...(Object.entries(PROVIDER_LABELS) as Array<[ToolProvider, string]>).map(([p, label]) => h('option', { value: p, selected: initial.searchAndMath === p }, label)),
+          ),
         ),
       ),
       h(
@@ -102,6 +120,7 @@ export class SettingsPanel {
       maxSteps: n('maxSteps'),
       maxTokensPerStep: n('maxTokensPerStep'),
       tools: Object.fromEntries(BUILTIN_TOOL_IDS.map((t) => [t, f.get(`tool:${t}`) !== null])),
+      searchAndMath: String(f.get('searchAndMath')),
       proxyEndpoint: String(f.get('proxyEndpoint') ?? ''),
       device: String(f.get('device')),
     });
