@@ -22,6 +22,9 @@ describe('local math (wolfram_alpha without Wolfram|Alpha)', () => {
     ['derivative of 3 x^4 + 2x', 'd/dx(3 x^4 + 2 x) = 12 x^3 + 2'],
     ['d/dx sin(x)', 'd/dx(sin(x)) = cos(x)'],
     ['5 km to miles', '3.106855961 miles'],
+    ['100 degF to degC', '37.77777778 degC'],
+    ['10 mod 3', '1'],
+    ['pi * 2', '6.2831853071796'],
     ['3 feet in cm', '91.44 cm'],
   ])('%s → %s', (q, expected) => {
     expect(result(q)).toBe(expected);
@@ -32,8 +35,14 @@ describe('local math (wolfram_alpha without Wolfram|Alpha)', () => {
   });
 
   it('a query cannot reach the parser, import or unit definitions', () => {
-    for (const q of ['import({"x": 1})', 'evaluate("1+1")', 'createUnit("foo")', 'parse("1")', 'simplify("x+x")']) {
-      expect(() => localMath(q), q).toThrow(/is disabled/);
+    for (const q of ['import({"x": 1})', 'evaluate("1+1")', 'createUnit("foo")', 'parse("1")', 'simplify("x+x")', 'config({number: "BigNumber"})']) {
+      expect(() => localMath(q), q).toThrow(/uses the function/);
+    }
+  });
+
+  it('a query that would hang the page (huge arrays, ranges, matrices) is refused before anything runs', () => {
+    for (const [q, what] of [['range(1, 1e9)', 'the function range'], ['zeros(1e5, 1e5)', 'the function zeros'], ['1:1e9', 'a range'], ['[1, 2, 3]', 'a array'], ['1e7!', 'the operator !'], ['"text"', 'a value that is not a number'], ['x ? 1 : 2', 'a conditional']]) {
+      expect(() => localMath(q!), q).toThrow(`uses ${what}`);
     }
   });
 

@@ -6,9 +6,11 @@
  * it both were right — it was trained on the service's sections only; the retrained model (issue 14)
  * reads one. Until then the tool's description and the card say where the answer came from.
  *
- * Invariants: mathjs runs in a reduced instance — no import, createUnit, parse/evaluate/compile,
- * simplify or resolve reachable from a query — and only on queries that passed `normalize`; anything
- * else (integrals, equations, words) is a ToolError that says plainly what local math can do.
+ * Invariants: a query runs only when its parsed tree is numbers, `x`, constants, units, arithmetic
+ * operators, parentheses and the ALLOWED functions (no assignment, arrays, ranges, matrices, strings,
+ * objects or other functions: `range(1, 1e9)` or `zeros(1e5, 1e5)` would hang the page); the mathjs
+ * instance also has import, createUnit, parse/evaluate/compile, simplify and resolve disabled.
+ * Anything else (integrals, equations, words) is a ToolError that says plainly what local math can do.
  */
 import { all, create, type MathNode } from 'mathjs';
 import { ToolError } from './tool';
@@ -61,13 +63,53 @@ function expression(text: string): string {
     .trim();
 }
 
+/** Functions a query may call: elementary ones, each O(1) on a number. */
+const ALLOWED = new Set(['sqrt', 'cbrt', 'nthRoot', 'pow', 'exp', 'log', 'log10', 'log2', 'abs', 'round', 'floor', 'ceil', 'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'tanh']);
+const CONSTANTS = new Set(['x', 'pi', 'e', 'tau', 'phi']);
+const OPERATORS = new Set(['add', 'subtract', 'multiply', 'divide', 'pow', 'unaryMinus', 'unaryPlus', 'to', 'mod', 'dotMultiply', 'dotDivide']);
+
 function parseOrRefuse(expr: string, query: string): MathNode {
   if (expr === '' || /\b(?:integra\w*|solve|limit|sum of)\b|=/i.test(expr)) throw new ToolError(`${CANNOT}: "${query}"`);
+  let node: MathNode;
   try {
-    return parse(expr);
+    node = parse(expr);
   } catch {
     throw new ToolError(`${CANNOT}: "${query}" is not an expression it can read`);
   }
+  const refused = disallowed(node);
+  if (refused) throw new ToolError(`${CANNOT}: "${query}" uses ${refused}`);
+  return node;
+}
+
+/** The first part of the tree outside the allowed subset, in words; null when all of it is allowed. */
+function disallowed(root: MathNode): string | null {
+  let found: string | null = null;
+  const functionNames = new Set<MathNode>();
+  root.traverse((n) => {
+    if (found) return;
+    const node = n as MathNode & { fn?: MathNode & { name?: string }; name?: string; value?: unknown; op?: string };
+    switch (node.type) {
+      case 'ConstantNode':
+        if (typeof node.value !== 'number') found = 'a value that is not a number';
+        return;
+      case 'ParenthesisNode':
+        return;
+      case 'OperatorNode':
+        if (!OPERATORS.has(String((node as { fn?: unknown }).fn))) found = `the operator ${node.op ?? '?'}`;
+        return;
+      case 'FunctionNode':
+        if (!node.fn?.name || !ALLOWED.has(node.fn.name)) found = `the function ${node.fn?.name ?? '?'}`;
+        else functionNames.add(node.fn);
+        return;
+      case 'SymbolNode':
+        if (functionNames.has(node)) return;
+        if (!CONSTANTS.has(node.name!) && !math.Unit.isValuelessUnit(node.name!)) found = `the name ${node.name}`;
+        return;
+      default:
+        found = `a ${node.type.replace(/Node$/, '').toLowerCase()}`;
+    }
+  });
+  return found;
 }
 
 function value(expr: string, query: string): string {
