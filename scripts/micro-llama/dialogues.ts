@@ -305,7 +305,7 @@ function countryOf(name: string): Country {
   return ALL_COUNTRIES.find((c) => c.name === name)!;
 }
 
-function wiki(name: string): string {
+export function wiki(name: string): string {
   return `https://en.wikipedia.org/wiki/${name.replace(/^the /, '').replace(/ /g, '_')}`;
 }
 
@@ -399,7 +399,7 @@ function countryPopulationExchange(rng: Rng, country: Country, q: string, year: 
   return { ...base, category: 'population', question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [pop] };
 }
 
-function capitalize(s: string): string {
+export function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 

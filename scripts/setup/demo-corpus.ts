@@ -7,7 +7,8 @@
  */
 import { join } from 'node:path';
 import { ALL_CITIES, ALL_COUNTRIES } from '../micro-llama/world';
-import { withCommas } from '../micro-llama/dialogues';
+import { capitalize, wiki, withCommas } from '../micro-llama/dialogues';
+import { slug } from '../micro-llama/tool-results';
 import { Rng } from '../micro-llama/rng';
 import type { LocalDocument } from '../../src/tools/local-search';
 import { readText, writeAtomic } from './model-dir';
@@ -17,19 +18,16 @@ export const DEMO_CORPUS_FILE = 'demo-corpus.json';
 export function demoCorpus(): LocalDocument[] {
   const rng = new Rng(20261201);
   const docs: LocalDocument[] = [];
-  const wiki = (name: string) => `https://en.wikipedia.org/wiki/${name.replace(/^the /, '').replace(/ /g, '_')}`;
-  const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
   for (const c of ALL_COUNTRIES) {
-    docs.push({ title: `${title(c.name)} - Wikipedia`, url: wiki(c.name), text: `The capital of ${c.name} is ${c.capital}.` });
+    docs.push({ title: `${capitalize(c.name)} - Wikipedia`, url: wiki(c.name), text: `The capital of ${c.name} is ${c.capital}.` });
   }
-  const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
   for (const city of ALL_CITIES) {
     const pop = withCommas(rng.logInt(20_000, 15_000_000));
     docs.push({ title: `${city.name} population (demo figure)`, url: `file:demo-corpus/population/${slug(city.name)}`, text: `The population of ${city.name}, ${city.country} is ${pop} according to the latest estimate.` });
   }
   for (const c of ALL_COUNTRIES) {
     const pop = withCommas(rng.logInt(300_000, 150_000_000));
-    docs.push({ title: `${title(c.name)} population (demo figure)`, url: `file:demo-corpus/population/${slug(c.name)}`, text: `The population of ${c.name} is ${pop} according to the latest estimate.` });
+    docs.push({ title: `${capitalize(c.name)} population (demo figure)`, url: `file:demo-corpus/population/${slug(c.name)}`, text: `The population of ${c.name} is ${pop} according to the latest estimate.` });
   }
   return docs;
 }

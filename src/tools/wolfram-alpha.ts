@@ -7,7 +7,7 @@
  * (not configured → its setup hint; rejected key, rate limit, upstream error, timeout, or "could not
  * interpret the input" → what happened); an abort is rethrown as is. With `localMath` (provider
  * `local`, or `auto` when the proxy has no app id or there is none: tool-provider.ts) mathjs answers
- * on this device in the same text shape, ending with a `Source:` section (local-math.ts).
+ * on this device in the same text shape (local-math.ts; the tool's description says it is local).
  */
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
 import { queryArgument, queryParameters } from './query-argument';
