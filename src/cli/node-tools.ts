@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { braveSearchTool } from '../tools/brave-search';
-import { documentsFromText, LocalSearchIndex, type LocalDocument } from '../tools/local-search';
+import { documentsFromText, isTextDocumentName, LocalSearchIndex, type LocalDocument } from '../tools/local-search';
 import { ToolError, type Tool } from '../tools/tool';
 import type { ToolProvider } from '../tools/tool-provider';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
@@ -52,7 +52,7 @@ function documentsUnder(dir: string): LocalDocument[] {
     throw new CliError(`--docs: cannot read the directory ${dir} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
   return names
-    .filter((name) => /\.(txt|md|markdown)$/i.test(name) && statSync(join(dir, name)).isFile())
+    .filter((name) => isTextDocumentName(name) && statSync(join(dir, name)).isFile())
     .sort()
     .flatMap((name) => documentsFromText(relative(dir, join(dir, name)), readFileSync(join(dir, name), 'utf8')));
 }

@@ -43,11 +43,11 @@ export function localMath(query: string): string {
   const root = /^(?:the\s+)?(square|cube) root of\s+(.+)$/i.exec(q);
   if (root) {
     const fn = root[1]!.toLowerCase() === 'square' ? 'sqrt' : 'cbrt';
-    const expr = `${fn}(${expression(root[2]!)})`;
-    return answer(q, wolframText(parseOrRefuse(expr, q)), value(expr, q));
+    const node = parseOrRefuse(`${fn}(${expression(root[2]!)})`, q);
+    return answer(q, wolframText(node), value(node, q));
   }
-  const expr = expression(q.replace(/^(?:what is|calculate|compute|convert)\s+/i, '').replace(/\?$/, ''));
-  return answer(q, wolframText(parseOrRefuse(expr, q)), value(expr, q));
+  const node = parseOrRefuse(expression(q.replace(/^(?:what is|calculate|compute|convert)\s+/i, '').replace(/\?$/, '')), q);
+  return answer(q, wolframText(node), value(node, q));
 }
 
 /** Wolfram's operators and words as mathjs reads them: × ÷ − → * / -, "to the power of" → ^. */
@@ -112,10 +112,10 @@ function disallowed(root: MathNode): string | null {
   return found;
 }
 
-function value(expr: string, query: string): string {
+function value(node: MathNode, query: string): string {
   let out: unknown;
   try {
-    out = parse(expr).compile().evaluate({});
+    out = node.compile().evaluate({});
   } catch (e) {
     throw new ToolError(`${CANNOT}: "${query}" could not be evaluated (${e instanceof Error ? e.message : String(e)})`);
   }
@@ -123,9 +123,7 @@ function value(expr: string, query: string): string {
     if (!Number.isFinite(out)) throw new ToolError(`local math: "${query}" has no finite value`);
     return math.format(out, { precision: 14, lowerExp: -9, upperExp: 21 });
   }
-  if (out !== null && typeof out === 'object' && 'toString' in out && !('_data' in out) && typeof (out as { toNumber?: unknown }).toNumber === 'function') {
-    return math.format(out, { precision: 10 });
-  }
+  if (math.isUnit(out)) return math.format(out, { precision: 10 });
   throw new ToolError(`${CANNOT}: "${query}" is not a single number or quantity`);
 }
 

@@ -82,6 +82,11 @@ function describe(text: string): string {
   return `${space > DESCRIPTION_CHARS / 2 ? cut.slice(0, space) : cut}…`;
 }
 
+/** The files the local index reads: plain text and Markdown, by name. */
+export function isTextDocumentName(name: string): boolean {
+  return /\.(txt|md|markdown)$/i.test(name);
+}
+
 /**
  * A text file as documents: one per paragraph group of at most ~1,000 characters, titled with the
  * file's first Markdown heading (else its name), addressed `file:<name>#<part>`.

@@ -10,6 +10,12 @@ export type ToolProvider = 'auto' | 'service' | 'local';
 
 export const TOOL_PROVIDERS: readonly ToolProvider[] = ['auto', 'service', 'local'];
 
+/** A provider named by a setting, an attribute or a flag (surrounding space ignored); null for anything else. */
+export function parseToolProvider(value: unknown): ToolProvider | null {
+  const v = typeof value === 'string' ? value.trim() : value;
+  return TOOL_PROVIDERS.find((p) => p === v) ?? null;
+}
+
 export function answersLocally(provider: ToolProvider, answer: ProxyResult): boolean {
   return provider === 'auto' && !answer.ok && (answer.notConfigured || answer.noProxy);
 }

@@ -5,7 +5,7 @@
  */
 import type { OnnxDevice, SamplingParams } from '../engine/contract';
 import { QUERY_TOOL_NAMES, type BuiltinToolName } from '../format/builtin-tools';
-import { TOOL_PROVIDERS, type ToolProvider } from '../tools/tool-provider';
+import { parseToolProvider, type ToolProvider } from '../tools/tool-provider';
 import { safeLocalStorage } from './page-memory';
 
 export type BuiltinToolId = BuiltinToolName;
@@ -61,7 +61,7 @@ export function parseSettings(value: unknown): Settings {
   }
   const tools = (typeof v.tools === 'object' && v.tools !== null ? v.tools : {}) as Record<string, unknown>;
   for (const id of BUILTIN_TOOL_IDS) if (typeof tools[id] === 'boolean') out.tools[id] = tools[id];
-  if (TOOL_PROVIDERS.includes(v.searchAndMath as ToolProvider)) out.searchAndMath = v.searchAndMath as ToolProvider;
+  out.searchAndMath = parseToolProvider(v.searchAndMath) ?? DEFAULT_SETTINGS.searchAndMath;
   if (typeof v.proxyEndpoint === 'string' && v.proxyEndpoint.trim() !== '') out.proxyEndpoint = v.proxyEndpoint.trim();
   if (v.device === 'auto' || v.device === 'webgpu' || v.device === 'wasm') out.device = v.device;
   return out;

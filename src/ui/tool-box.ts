@@ -53,10 +53,10 @@ export class ToolBox {
 
   tools(enabled: Record<BuiltinToolId, boolean>, proxyEndpoint: string, provider: ToolProvider = 'auto'): Tool[] {
     const out: Tool[] = [];
+    // Without a corpus the tools have no local provider, and `provider` means the services (their default).
     const local = this.o.demoCorpusUrl !== undefined;
-    const providers = local ? { provider, localIndex: () => this.loadLocalIndex() } : {};
-    if (enabled.brave_search) out.push(braveSearchTool({ proxyBase: proxyEndpoint, ...providers }));
-    if (enabled.wolfram_alpha) out.push(wolframAlphaTool({ proxyBase: proxyEndpoint, localMath: local, ...(local ? { provider } : {}) }));
+    if (enabled.brave_search) out.push(braveSearchTool({ proxyBase: proxyEndpoint, provider, ...(local ? { localIndex: () => this.loadLocalIndex() } : {}) }));
+    if (enabled.wolfram_alpha) out.push(wolframAlphaTool({ proxyBase: proxyEndpoint, provider, localMath: local }));
     if (enabled.code_interpreter) out.push(codeInterpreterTool(this.pythonSandbox()));
     out.push(...this.custom.values());
     return out;

@@ -41,7 +41,7 @@ import { MODELS } from '../engine/models';
 import type { Message } from '../format/types';
 import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
 import type { LocalDocument } from '../tools/local-search';
-import { TOOL_PROVIDERS, type ToolProvider } from '../tools/tool-provider';
+import { parseToolProvider, type ToolProvider } from '../tools/tool-provider';
 import { ChatSession } from '../ui/chat-session';
 import { h, replace } from '../ui/dom';
 import { downloadQuestion } from '../ui/download-plan';
@@ -221,8 +221,7 @@ export class LlamaChatElement extends HTMLElement {
 
   /** `search-and-math`: auto (default), service or local (tool-provider.ts). */
   private searchAndMath(): ToolProvider {
-    const attr = this.getAttribute('search-and-math')?.trim() as ToolProvider | undefined;
-    return attr && TOOL_PROVIDERS.includes(attr) ? attr : 'auto';
+    return parseToolProvider(this.getAttribute('search-and-math')) ?? 'auto';
   }
 
   private proxyEndpoint(): string {

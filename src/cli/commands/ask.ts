@@ -11,7 +11,7 @@ import { CliError } from '../cli-error';
 import { printJson, readJsonFile } from '../io';
 import { cliEngineOptions, cliModelRef, loadError, MODEL_FLAGS } from '../model-ref';
 import { nodeTools, type NodeToolOptions } from '../node-tools';
-import { TOOL_PROVIDERS, type ToolProvider } from '../../tools/tool-provider';
+import { parseToolProvider, TOOL_PROVIDERS } from '../../tools/tool-provider';
 
 /**
  * `ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] [--tools auto|service|local]
@@ -62,9 +62,9 @@ function readOptions(args: string[]): { model: ModelRef; results?: string; quest
   const results = values.results;
   const question = positionals.join(' ').trim();
   if (!question) throw new CliError('missing the question');
-  const provider = values.tools ?? 'auto';
-  if (!TOOL_PROVIDERS.includes(provider as ToolProvider)) throw new CliError(`--tools: expected ${TOOL_PROVIDERS.join(', ')}, got "${provider}"`);
+  const provider = parseToolProvider(values.tools ?? 'auto');
+  if (!provider) throw new CliError(`--tools: expected ${TOOL_PROVIDERS.join(', ')}, got "${values.tools}"`);
   if (values.docs !== undefined && !statSync(values.docs, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--docs: ${values.docs} is not a directory`);
-  const tools: NodeToolOptions = { provider: provider as ToolProvider, ...(values.docs ? { docsDir: values.docs } : {}) };
+  const tools: NodeToolOptions = { provider, ...(values.docs ? { docsDir: values.docs } : {}) };
   return { model: cliModelRef(values, 'micro'), question, tools, ...(results ? { results } : {}) };
 }

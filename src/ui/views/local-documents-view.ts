@@ -3,10 +3,8 @@
  * on the fieldset), their .txt and .md files read in the page and split into documents
  * (local-search.ts) — nothing is uploaded. Kept for the page's life; the status line says how many.
  */
-import { documentsFromText, type LocalDocument } from '../../tools/local-search';
+import { documentsFromText, isTextDocumentName, type LocalDocument } from '../../tools/local-search';
 import { h } from '../dom';
-
-const TEXT_FILE = /\.(txt|md|markdown)$/i;
 
 export class LocalDocumentsView {
   readonly el: HTMLElement;
@@ -33,7 +31,7 @@ export class LocalDocumentsView {
   }
 
   private async addFiles(list: File[]): Promise<void> {
-    const text = list.filter((f) => TEXT_FILE.test(f.name));
+    const text = list.filter((f) => isTextDocumentName(f.name));
     const skipped = list.length - text.length;
     if (text.length === 0) {
       this.status.textContent = list.length ? `No .txt or .md file among the ${list.length} given; nothing added.` : 'Nothing added.';

@@ -23,7 +23,8 @@ window.engine = EngineClient.start({
 });
 const python = codeInterpreterTool(new PyodideSandbox());
 const tools = [braveSearchTool(), wolframAlphaTool(), python];
-const localIndex = async () => new LocalSearchIndex((await (await fetch('/models/micro-llama/demo-corpus.json')).json()) as LocalDocument[]);
+let index: Promise<LocalSearchIndex> | undefined;
+const localIndex = () => (index ??= fetch('/models/micro-llama/demo-corpus.json').then(async (r) => new LocalSearchIndex((await r.json()) as LocalDocument[])));
 const localTools = [braveSearchTool({ provider: 'local', localIndex }), wolframAlphaTool({ provider: 'local', localMath: true }), python];
 
 window.ask = async (question, date, local = false) => {
