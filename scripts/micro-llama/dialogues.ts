@@ -5,10 +5,12 @@
  */
 import { formatDate } from '../../src/format/system-block';
 import type { Conversation, Message, ToolCall } from '../../src/format/types';
-import { writeBuiltinCall } from '../../src/format/write-call';
+import { writeBuiltinCall, writeCustomCall } from '../../src/format/write-call';
+import { customToolUse, unusedCustomTools } from './custom-tools';
+import { syntheticName } from './synthetic-names';
 import type { Rng } from './rng';
 import {
-  codeResult, searchResponse, slug, TOOL_ERRORS, wolframText, type SearchResult, type ToolName,
+  codeResult, searchResponse, slug, trainingFailure, wolframText, type SearchResult, type ToolName,
 } from './tool-results';
 import {
   ALL_CITIES, ALL_COUNTRIES, CALLER_SYSTEM_MESSAGES, CHAT, CLUBS, COUNTRIES, DATE_QUESTIONS, EVENTS, FIRST_NAMES, LAST_NAMES, NEW_CITIES,
@@ -23,7 +25,7 @@ export const CATEGORIES = [
   'population', 'weather', 'capital', 'winner',
   'arithmetic', 'integral', 'derivative', 'sqrt', 'solve',
   'sumRange', 'factorial', 'power', 'sort', 'reverse',
-  'chat', 'date',
+  'chat', 'date', 'custom',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -32,7 +34,7 @@ export const CATEGORY_TOOL: Readonly<Record<Category, ToolName | null>> = {
   population: 'brave_search', weather: 'brave_search', capital: 'brave_search', winner: 'brave_search',
   arithmetic: 'wolfram_alpha', integral: 'wolfram_alpha', derivative: 'wolfram_alpha', sqrt: 'wolfram_alpha', solve: 'wolfram_alpha',
   sumRange: 'code_interpreter', factorial: 'code_interpreter', power: 'code_interpreter', sort: 'code_interpreter', reverse: 'code_interpreter',
-  chat: null, date: null,
+  chat: null, date: null, custom: 'custom',
 };
 
 /** How often each category is drawn in the evaluation sets, and in the training corpus unless TRAIN_OPTIONS overrides it. */
@@ -41,6 +43,8 @@ export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
   arithmetic: 9, integral: 4, derivative: 4, sqrt: 3, solve: 4,
   sumRange: 4, factorial: 3.5, power: 3.5, sort: 4, reverse: 4,
   chat: 9, date: 4,
+  // Custom tools are drawn only where a set asks for them (TRAIN_OPTIONS, the customTools set).
+  custom: 0,
 };
 
 /** Categories whose subjects have a held-out part: cities (per question kind) and countries. */
@@ -84,6 +88,10 @@ export interface Exchange {
 export interface Dialogue {
   /** ISO date written into the system block. */
   readonly date: string;
+  /** Built-in tools of the system block (default BUILTIN_TOOLS; the widget demo enables code_interpreter only). */
+  readonly builtinTools?: readonly string[];
+  /** Custom tools' schemas, shown in the first user turn; absent when none. */
+  readonly tools?: readonly object[];
   /** The caller's own system message, after the generated block; null when none. */
   readonly system: string | null;
   readonly exchanges: readonly Exchange[];
@@ -100,6 +108,12 @@ export interface DialogueOptions {
   threeExchanges?: number;
   /** Probability that a later exchange follows up on a population/weather/capital question (default 0.4). */
   followUpRate?: number;
+  /** Probability that a city, country or event is a made-up name (synthetic-names.ts); default 0. */
+  syntheticRate?: number;
+  /** Probability that a search result comes from the local index (`"source": "local index"`, no ages); default 0. */
+  localIndexRate?: number;
+  /** Probability that a dialogue without custom calls still declares host tools it does not need; default 0. */
+  unusedToolsRate?: number;
 }
 
 interface Pools {
@@ -126,28 +140,52 @@ function countryPool(p: Pools): readonly Country[] {
   return COUNTRIES[p.entities];
 }
 
-/** One dialogue: date, optional caller system message, 1–3 exchanges. */
+/** One dialogue: date, optional caller system message, 1–3 exchanges (a custom-tool question comes first, alone). */
 export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
   const p = pools(options.mode);
   const date = randomDate(rng);
   const system = rng.chance(0.45) ? rng.weighted({ a: 30, b: 7.5, c: 7.5 }) : null;
   const systemText = system === null ? null : CALLER_SYSTEM_MESSAGES[{ a: 0, b: 1, c: 2 }[system]]!;
   const r = rng.next();
-  const count = r < (options.threeExchanges ?? 0.06) ? 3 : r < (options.threeExchanges ?? 0.06) + (options.twoExchanges ?? 0.22) ? 2 : 1;
+  let count = r < (options.threeExchanges ?? 0.06) ? 3 : r < (options.threeExchanges ?? 0.06) + (options.twoExchanges ?? 0.22) ? 2 : 1;
   const weights = { ...CATEGORY_WEIGHTS, ...options.weights };
+  const laterWeights = { ...weights, custom: 0 };
   const exchanges: Exchange[] = [];
+  let tools: object[] | undefined;
+  let builtinTools: readonly string[] | undefined;
   for (let i = 0; i < count; i++) {
     const prev = exchanges[exchanges.length - 1];
     let ex: Exchange;
     if (prev && FOLLOW_UP_CATEGORIES.includes(prev.category) && rng.chance(options.followUpRate ?? 0.4)) {
       ex = followUpExchange(rng, prev, p);
     } else {
-      ex = generateExchange(rng, rng.weighted(weights), p, date);
+      const category = rng.weighted(i === 0 ? weights : laterWeights);
+      if (category === 'custom') {
+        const drawn = customToolUse(rng, p.templates === 'test' || p.templates === 'heldOut' ? 'test' : 'train');
+        tools = drawn.tools;
+        // Half of them as the widget demo has it: code_interpreter only, one question.
+        if (rng.chance(0.5)) {
+          builtinTools = ['code_interpreter'];
+          count = 1;
+        }
+        ex = customExchange(drawn.use);
+      } else {
+        ex = generateExchange(rng, category, p, date, options.syntheticRate ?? 0, options.localIndexRate ?? 0);
+      }
     }
     if (ex.tool !== null && rng.chance(options.errorRate ?? 0.07)) ex = withError(rng, ex);
     exchanges.push(ex);
   }
-  return { date, system: systemText, exchanges };
+  if (tools === undefined && (options.unusedToolsRate ?? 0) > 0 && rng.chance(options.unusedToolsRate!)) tools = unusedCustomTools(rng);
+  return { date, system: systemText, exchanges, ...(tools ? { tools } : {}), ...(builtinTools ? { builtinTools } : {}) };
+}
+
+/** A custom tool's call (JSON, ended with eot as Llama 3.1 does), the host's result and the answer. */
+function customExchange(use: ReturnType<typeof customToolUse>['use']): Exchange {
+  return {
+    ...base, category: 'custom', tool: 'custom', question: use.question, call: writeCustomCall(use.name, use.args),
+    expectedCall: { kind: 'custom', name: use.name, arguments: use.args }, result: use.result, answer: use.answer, values: use.values,
+  };
 }
 
 /** A date between 2024 and 2027, ISO. */
@@ -178,19 +216,27 @@ function code(text: string): Pick<Exchange, 'tool' | 'call' | 'expectedCall'> {
 const base = { error: false, followUp: false } as const;
 
 /** A fresh exchange of `category`. */
-export function generateExchange(rng: Rng, category: Category, p: Pools, date: string): Exchange {
+export function generateExchange(rng: Rng, category: Category, p: Pools, date: string, syntheticRate = 0, localIndexRate = 0): Exchange {
+  const synthetic = syntheticRate > 0 && rng.chance(syntheticRate);
+  const local = localIndexRate > 0 && rng.chance(localIndexRate);
   switch (category) {
     case 'population':
     case 'weather': {
+      if (synthetic) {
+        const city: City = { name: syntheticName(rng), country: syntheticName(rng) };
+        return searchExchange(rng, category, city.name, question(rng, category, p, { city: city.name }), { city, local });
+      }
       const place = rng.pick(placePool(category, p));
-      return searchExchange(rng, category, place, question(rng, category, p, { city: place }));
+      return searchExchange(rng, category, place, question(rng, category, p, { city: place }), { local });
     }
     case 'capital': {
-      const country = rng.pick(countryPool(p));
-      return searchExchange(rng, category, country.name, question(rng, category, p, { country: country.name }));
+      const country = synthetic ? { name: syntheticName(rng), capital: syntheticName(rng) } : rng.pick(countryPool(p));
+      return searchExchange(rng, category, country.name, question(rng, category, p, { country: country.name }), { country, local });
     }
     case 'winner':
-      return winnerExchange(rng, p);
+      return winnerExchange(rng, p, synthetic);
+    case 'custom':
+      throw new Error('custom exchanges are drawn by generateDialogue (they need the dialogue\'s tools)');
     case 'arithmetic':
       return arithmeticExchange(rng, p);
     case 'integral': {
@@ -325,12 +371,23 @@ function cityDistractors(city: City): SearchResult[] {
   ];
 }
 
+/** A search response; from the local index (`"source": "local index"`, no ages, as src/tools/local-search.ts answers) when `local`. */
+function respond(rng: Rng, query: string, answer: SearchResult, distractors: readonly SearchResult[], local: boolean): Record<string, unknown> {
+  const r = searchResponse(rng, query, answer, distractors);
+  if (!local) return { ...r };
+  return { query: r.query, source: 'local index', results: r.results.map(({ title, url, description }) => ({ title, url, description })) };
+}
+
 /** A search exchange about `subject` asked as `q`, with a fresh value and fresh distractors. */
-export function searchExchange(rng: Rng, category: 'population' | 'weather' | 'capital', subject: string, q: string): Exchange {
+export function searchExchange(
+  rng: Rng, category: 'population' | 'weather' | 'capital', subject: string, q: string,
+  made: { city?: City; country?: Country; local?: boolean } = {},
+): Exchange {
   const year = rng.int(2019, 2025);
-  if (category === 'population' && ALL_COUNTRIES.some((c) => c.name === subject)) return countryPopulationExchange(rng, countryOf(subject), q, year);
+  const searchResponse = (r: Rng, query: string, answer: SearchResult, distractors: readonly SearchResult[]) => respond(r, query, answer, distractors, made.local ?? false);
+  if (category === 'population' && ALL_COUNTRIES.some((c) => c.name === subject)) return countryPopulationExchange(rng, countryOf(subject), q, year, made.local ?? false);
   if (category === 'population') {
-    const city = cityOf(subject);
+    const city = made.city ?? cityOf(subject);
     const pop = withCommas(rng.logInt(20_000, 15_000_000));
     const v = { city: city.name, country: city.country, pop, year };
     const answerResult: SearchResult = rng.pick([
@@ -345,7 +402,7 @@ export function searchExchange(rng: Rng, category: 'population' | 'weather' | 'c
     return { ...base, category, question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [pop] };
   }
   if (category === 'weather') {
-    const city = cityOf(subject);
+    const city = made.city ?? cityOf(subject);
     const v = { city: city.name, country: city.country, temp: `${rng.int(-15, 38)}°C`, cond: rng.pick(WEATHER_CONDITIONS), h: rng.int(20, 100), w: rng.int(0, 60) };
     const answerResult: SearchResult = rng.pick([
       { title: fill('{city} weather today', v), url: `https://weather.com/weather/today/l/${slug(city.name)}`, description: fill('Currently {temp} and {cond} in {city}. Humidity {h}%, wind {w} km/h.', v) },
@@ -362,7 +419,7 @@ export function searchExchange(rng: Rng, category: 'population' | 'weather' | 'c
     const answer = fill(rng.pick(['Right now in {city} it is {temp} and {cond}.', 'The current weather in {city}: {temp} and {cond}.', 'In {city} it is {temp} at the moment, {cond}.']), v);
     return { ...base, category, question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [v.temp, v.cond] };
   }
-  const country = countryOf(subject);
+  const country = made.country ?? countryOf(subject);
   const v = { country: country.name, capital: country.capital, Country: capitalize(country.name) };
   const answerResult: SearchResult = rng.pick([
     { title: fill('{Country} - Wikipedia', v), url: wiki(country.name), description: fill('The capital of {country} is {capital}, which is also its largest city.', v) },
@@ -381,7 +438,8 @@ export function searchExchange(rng: Rng, category: 'population' | 'weather' | 'c
 }
 
 /** A population question about a country (training only: a second role for every country's name). */
-function countryPopulationExchange(rng: Rng, country: Country, q: string, year: number): Exchange {
+function countryPopulationExchange(rng: Rng, country: Country, q: string, year: number, local: boolean): Exchange {
+  const searchResponse = (r: Rng, query: string, answer: SearchResult, distractors: readonly SearchResult[]) => respond(r, query, answer, distractors, local);
   const pop = withCommas(rng.logInt(300_000, 150_000_000));
   const v = { city: country.name, Country: capitalize(country.name), pop, year };
   const answerResult: SearchResult = rng.pick([
@@ -413,9 +471,15 @@ function winnerOf(rng: Rng, kind: WinnerKind): string {
   }
 }
 
-function winnerExchange(rng: Rng, p: Pools): Exchange {
+/** A made-up event: "the Velmo Open" is won by a person, "the Velmo Cup" by a country. */
+function syntheticEvent(rng: Rng): SportEvent {
+  const kind = rng.pick(['Open', 'Marathon', 'Prize', 'Cup', 'Trophy'] as const);
+  return { name: `${syntheticName(rng)} ${kind}`, winner: kind === 'Cup' ? 'country' : kind === 'Trophy' ? 'club' : 'person' };
+}
+
+function winnerExchange(rng: Rng, p: Pools, synthetic = false): Exchange {
   // Events have no held-out role: held-out winner questions differ by phrasing (and year) only.
-  const event: SportEvent = rng.pick(p.entities === 'new' ? EVENTS.heldOut : EVENTS.train);
+  const event: SportEvent = synthetic ? syntheticEvent(rng) : rng.pick(p.entities === 'new' ? EVENTS.heldOut : EVENTS.train);
   const year = rng.int(1990, 2025);
   const winner = winnerOf(rng, event.winner);
   const v = { event: event.name, year, winner };
@@ -463,17 +527,25 @@ function arithmeticExchange(rng: Rng, p: Pools): Exchange {
   return { ...base, category: 'arithmetic', question: question(rng, 'arithmetic', p, v), ...builtin('wolfram_alpha', query), result, answer, values: [String(value)] };
 }
 
-/** The same exchange, but the tool failed: an error-as-data result and an answer that reports it. */
+/** The same exchange, but the tool failed (any failure the runtime can produce) and the answer says so. */
 export function withError(rng: Rng, ex: Exchange): Exchange {
   if (ex.tool === null) return ex;
-  const err = rng.pick(TOOL_ERRORS[ex.tool]);
-  const msg = String(err.error);
-  const templates: Record<ToolName, string[]> = {
+  const failure = trainingFailure(rng, ex.tool);
+  const m = failure.message;
+  const verb: Record<ToolName, string> = { brave_search: 'search the web', wolfram_alpha: 'ask Wolfram Alpha', code_interpreter: 'run the code', custom: `use ${ex.expectedCall?.name ?? 'the tool'}` };
+  const failed: Record<ToolName, string[]> = {
     brave_search: ['Sorry, the search failed: "{m}". Please try again later.', 'I could not search the web right now ("{m}").'],
     wolfram_alpha: ['Sorry, Wolfram Alpha returned an error: "{m}".', 'I could not get a result from Wolfram Alpha ("{m}").'],
     code_interpreter: ['Sorry, the code could not run: "{m}".', 'The code interpreter failed ("{m}"). Please try again.'],
+    custom: ['Sorry, I could not get that information: "{m}".', 'The tool failed ("{m}"). Please try again later.'],
   };
-  return { ...ex, result: { ...err }, answer: fill(rng.pick(templates[ex.tool]), { m: msg }), values: [msg], error: true };
+  const declined = ['OK, I did not {verb} ("{m}").', 'Understood: I did not {verb}, so I cannot answer that ("{m}").'];
+  // A long message is summed up, not quoted: a micro model copies long texts unreliably.
+  const quote = m.length <= 100;
+  const template = quote
+    ? rng.pick(failure.declined ? declined : failed[ex.tool])
+    : rng.pick(failure.declined ? ['OK, I did not {verb}.'] : ['Sorry, I could not {verb} right now. Please try again later.', 'The tool is not available at the moment, so I cannot answer that.']);
+  return { ...ex, result: failure.content, answer: fill(template, { m, verb: verb[ex.tool] }), values: quote ? [m] : [], error: true };
 }
 
 /** Whether `text` contains `value` as a whole: not glued to a letter or digit on either side ("Tunis" is not in "Tunisia"). */
@@ -493,7 +565,9 @@ export function containsValue(text: string, value: string): boolean {
 export function exchangeMessages(ex: Exchange): Message[] {
   const out: Message[] = [{ role: 'user', content: ex.question }];
   if (ex.call !== null) {
-    out.push({ role: 'assistant', content: '', raw: `<|python_tag|>${ex.call}`, stop: 'eom' });
+    // Built-in and code calls follow <|python_tag|> and end with eom; a custom call is JSON ended with eot.
+    if (ex.tool === 'custom') out.push({ role: 'assistant', content: '', raw: ex.call, stop: 'eot' });
+    else out.push({ role: 'assistant', content: '', raw: `<|python_tag|>${ex.call}`, stop: 'eom' });
     out.push({ role: 'ipython', content: ex.result ?? '' });
   }
   out.push({ role: 'assistant', content: '', raw: ex.answer, stop: 'eot' });
@@ -501,8 +575,8 @@ export function exchangeMessages(ex: Exchange): Message[] {
 }
 
 /** The render options every dialogue uses: all tools on, the dialogue's date. */
-export function dialogueOptions(d: Pick<Dialogue, 'date'>): Pick<Conversation, 'builtinTools' | 'date'> {
-  return { builtinTools: [...BUILTIN_TOOLS], date: d.date };
+export function dialogueOptions(d: Pick<Dialogue, 'date' | 'builtinTools' | 'tools'>): Pick<Conversation, 'builtinTools' | 'date' | 'tools'> {
+  return { builtinTools: [...(d.builtinTools ?? BUILTIN_TOOLS)], date: d.date, ...(d.tools ? { tools: [...d.tools] } : {}) };
 }
 
 /** The whole dialogue as a conversation (no generation prompt). */

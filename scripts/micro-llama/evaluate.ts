@@ -26,7 +26,7 @@ import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { Message, ParsedOutput, TextTokenizer, ToolCall } from '../../src/format/types';
 import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, MICRO_CONTEXT_WINDOW, readMicroArtifact } from '../setup/micro-model';
 import {
-  CATEGORIES, containsValue, dialogueOptions, ENTITY_CATEGORIES, NEW_NAME_CATEGORIES, searchExchange, generateDialogue, type Category, type Dialogue, type DialogueOptions, type Exchange,
+  CATEGORIES, CATEGORY_TOOL, containsValue, dialogueOptions, ENTITY_CATEGORIES, NEW_NAME_CATEGORIES, searchExchange, generateDialogue, type Category, type Dialogue, type DialogueOptions, type Exchange,
 } from './dialogues';
 import { trainingDialogues, trainingExample } from './corpus';
 import { Rng } from './rng';
@@ -45,12 +45,14 @@ export function microModelEntry(): ModelEntry {
 }
 
 export interface EvalSet {
-  name: 'inDistribution' | 'test' | 'heldOut' | 'heldOutEntities' | 'newNames';
+  name: 'inDistribution' | 'test' | 'heldOut' | 'heldOutEntities' | 'newNames' | 'customTools' | 'afterError';
   seed: number;
   options: DialogueOptions;
   /** Dialogues as a share of the requested count: the diagnostic sets run half as many. */
   share: 1 | 0.5;
 }
+
+const TOOL_CATEGORIES: readonly Category[] = CATEGORIES.filter((c) => CATEGORY_TOOL[c] !== null);
 
 function only(categories: readonly Category[]): Partial<Record<Category, number>> {
   return Object.fromEntries(CATEGORIES.filter((c) => !categories.includes(c)).map((c) => [c, 0]));
@@ -64,6 +66,9 @@ export function evalSets(): EvalSet[] {
     { name: 'heldOut', seed: 1002, options: { mode: 'heldOut' }, share: 1 },
     { name: 'heldOutEntities', seed: 1003, options: { mode: 'heldOutEntities', weights: only(ENTITY_CATEGORIES) }, share: 0.5 },
     { name: 'newNames', seed: 1004, options: { mode: 'newNames', weights: only(NEW_NAME_CATEGORIES) }, share: 0.5 },
+    // Run 9 (issue 14), fixed before its training: host tools in the training phrasings, and every call failing.
+    { name: 'customTools', seed: 1006, options: { mode: 'train', weights: { ...only(['custom']), custom: 1 } }, share: 0.5 },
+    { name: 'afterError', seed: 1007, options: { mode: 'train', weights: { ...only(TOOL_CATEGORIES), custom: 4 }, errorRate: 1 }, share: 0.5 },
   ];
 }
 
@@ -110,6 +115,11 @@ export interface ExchangeOutcome {
   answerHasValue: boolean;
   terminators: boolean;
   fullLoop: boolean;
+  /**
+   * A clean final answer: after the tool's result (an error or a denial in the afterError set) a
+   * non-empty answer with no call, ended with eot, not cut by the token limit, with no repeated block.
+   */
+  cleanAnswer: boolean;
   /** The model's messages (raw text and stop), for failure reports. */
   transcript: string[];
 }
@@ -120,6 +130,7 @@ export function simulateTool(call: ToolCall, ex: Exchange): string | Record<stri
   if (call.kind === 'builtin' && call.name === 'brave_search') return { query: String(call.arguments.query ?? ''), results: [] };
   if (call.kind === 'builtin' && call.name === 'wolfram_alpha') return { error: 'Wolfram|Alpha did not understand your input', status: 501 };
   if (call.kind === 'code') return { error: 'NameError: the code could not be run in this evaluation' };
+  if (call.kind === 'custom') return { error: `unknown tool ${JSON.stringify(call.name)}`, available_tools: [] };
   return { error: `unknown tool ${JSON.stringify(call.name)}` };
 }
 
@@ -177,9 +188,24 @@ function score(ex: Exchange, gens: readonly ParsedOutput[], seenTokens: boolean,
   const answer = gens[expectedGens - 1];
   const answerIsFinal = answer !== undefined && answer.toolCalls.length === 0;
   const answerHasValue = answerIsFinal && ex.values.every((v) => containsValue(answer.content, v)) && answer.content.trim() !== '';
-  const terminators = first !== undefined && (ex.tool === null ? first.stop === 'eot' : first.stop === 'eom' && answer?.stop === 'eot');
+  const callStop = ex.tool === 'custom' ? 'eot' : 'eom';
+  const terminators = first !== undefined && (ex.tool === null ? first.stop === 'eot' : first.stop === callStop && answer?.stop === 'eot');
   const fullLoop = toolChoice && exactCall && answerHasValue && terminators && gens.length === expectedGens;
-  return { category: ex.category, tool: ex.tool, error: ex.error, followUp: ex.followUp, seenTokens, toolChoice, exactCall, answerHasValue, terminators, fullLoop, transcript: [`Q: ${ex.question}`, `expected: ${ex.call ?? '(no call)'} → ${JSON.stringify(ex.values)}`, ...transcript] };
+  const cleanAnswer = answerIsFinal && answer.stop === 'eot' && answer.content.trim() !== '' && gens.length === expectedGens && !repeats(answer.content);
+  return { category: ex.category, tool: ex.tool, error: ex.error, followUp: ex.followUp, seenTokens, toolChoice, exactCall, answerHasValue, terminators, fullLoop, cleanAnswer, transcript: [`Q: ${ex.question}`, `expected: ${ex.call ?? '(no call)'} → ${JSON.stringify(ex.values)}`, ...transcript] };
+}
+
+/** A word sequence of 4 or more words said 3 times or more: the start of a repetition loop. */
+export function repeats(text: string): boolean {
+  const words = text.split(/\s+/).filter(Boolean);
+  const seen = new Map<string, number>();
+  for (let i = 0; i + 4 <= words.length; i++) {
+    const key = words.slice(i, i + 4).join(' ');
+    const n = (seen.get(key) ?? 0) + 1;
+    if (n >= 3) return true;
+    seen.set(key, n);
+  }
+  return false;
 }
 
 export interface AccuracyRow {
@@ -189,12 +215,13 @@ export interface AccuracyRow {
   answerHasValue: number;
   terminators: number;
   fullLoop: number;
+  cleanAnswer: number;
 }
 
 function row(outcomes: readonly ExchangeOutcome[]): AccuracyRow {
   const n = outcomes.length;
   const rate = (f: (o: ExchangeOutcome) => boolean) => (n === 0 ? 0 : Math.round((outcomes.filter(f).length / n) * 1000) / 1000);
-  return { n, toolChoice: rate((o) => o.toolChoice), exactCall: rate((o) => o.exactCall), answerHasValue: rate((o) => o.answerHasValue), terminators: rate((o) => o.terminators), fullLoop: rate((o) => o.fullLoop) };
+  return { n, toolChoice: rate((o) => o.toolChoice), exactCall: rate((o) => o.exactCall), answerHasValue: rate((o) => o.answerHasValue), terminators: rate((o) => o.terminators), fullLoop: rate((o) => o.fullLoop), cleanAnswer: rate((o) => o.cleanAnswer) };
 }
 
 /** Rows: per tool, errors, follow-ups, all; for held-out sets also all split by token coverage. */
@@ -203,6 +230,7 @@ export function accuracyTable(outcomes: readonly ExchangeOutcome[], withCoverage
     brave_search: row(outcomes.filter((o) => o.tool === 'brave_search')),
     wolfram_alpha: row(outcomes.filter((o) => o.tool === 'wolfram_alpha')),
     code_interpreter: row(outcomes.filter((o) => o.tool === 'code_interpreter')),
+    custom: row(outcomes.filter((o) => o.tool === 'custom')),
     'no tool': row(outcomes.filter((o) => o.tool === null)),
     'tool errors': row(outcomes.filter((o) => o.error)),
     'follow-ups': row(outcomes.filter((o) => o.followUp)),
@@ -224,10 +252,10 @@ export function categoryTable(outcomes: readonly ExchangeOutcome[]): Record<stri
 
 export function formatTable(title: string, table: Record<string, AccuracyRow>): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(8);
-  const lines = [title, `${''.padEnd(20)}${'n'.padStart(6)}${'tool'.padStart(8)}${'call'.padStart(8)}${'value'.padStart(8)}${'stops'.padStart(8)}${'loop'.padStart(8)}`];
+  const lines = [title, `${''.padEnd(20)}${'n'.padStart(6)}${'tool'.padStart(8)}${'call'.padStart(8)}${'value'.padStart(8)}${'stops'.padStart(8)}${'loop'.padStart(8)}${'clean'.padStart(8)}`];
   for (const [name, r] of Object.entries(table)) {
     if (r.n === 0) continue;
-    lines.push(`${name.padEnd(20)}${String(r.n).padStart(6)}${pct(r.toolChoice)}${pct(r.exactCall)}${pct(r.answerHasValue)}${pct(r.terminators)}${pct(r.fullLoop)}`);
+    lines.push(`${name.padEnd(20)}${String(r.n).padStart(6)}${pct(r.toolChoice)}${pct(r.exactCall)}${pct(r.answerHasValue)}${pct(r.terminators)}${pct(r.fullLoop)}${pct(r.cleanAnswer)}`);
   }
   return lines.join('\n');
 }
@@ -302,7 +330,7 @@ async function sweep(engine: Engine, tokenizer: TextTokenizer, ids: CorpusIds): 
 async function main(): Promise<void> {
   const count = Number(arg('dialogues', '200'));
   const showFailures = Number(arg('show-failures', '0'));
-  const sets = arg('sets', 'inDistribution,test,heldOut,heldOutEntities,newNames').split(',');
+  const sets = arg('sets', 'inDistribution,test,heldOut,heldOutEntities,newNames,customTools,afterError').split(',');
   const t0 = performance.now();
   await buildMicroModel();
   const artifact = await readMicroArtifact();

@@ -4,6 +4,9 @@
  * the plain text of Wolfram|Alpha's LLM API (a fixed subset of its sections); code_interpreter →
  * {"stdout"/"stderr"/"result"/"error"} with empty fields omitted; any failure → {"error", ...}.
  */
+import { FAILURE_TEXTS, type FailureKind, type ServiceName } from '../../src/tools/failure-texts';
+import { ToolError } from '../../src/tools/tool';
+import { errorText, timeoutError, valueText } from '../../src/tools/tool-result';
 import type { Rng } from './rng';
 
 export interface SearchResult {
@@ -73,26 +76,75 @@ export function codeResult(stdout: string): { stdout: string } {
   return { stdout };
 }
 
-export type ToolName = 'brave_search' | 'wolfram_alpha' | 'code_interpreter';
+export type ToolName = 'brave_search' | 'wolfram_alpha' | 'code_interpreter' | 'custom';
 
-/** Errors as data, as the loop writes a failed tool's result. */
-export const TOOL_ERRORS: Readonly<Record<ToolName, ReadonlyArray<Record<string, string | number>>>> = {
-  brave_search: [
-    { error: 'timeout after 5s' },
-    { error: 'HTTP 429: rate limit exceeded', status: 429 },
-    { error: 'BRAVE_API_KEY is not set' },
-    { error: 'network error: fetch failed' },
-    { error: 'HTTP 503: service unavailable', status: 503 },
-  ],
-  wolfram_alpha: [
-    { error: 'timeout after 5s' },
-    { error: 'Wolfram|Alpha did not understand your input', status: 501 },
-    { error: 'WOLFRAM_APP_ID is not set' },
-    { error: 'network error: fetch failed' },
-  ],
-  code_interpreter: [
-    { error: 'timeout after 10s' },
-    { error: 'MemoryError' },
-    { error: 'the interpreter crashed and was restarted' },
-  ],
+/**
+ * A failed call's ipython content, built the way the runtime builds it: the message from FAILURE_TEXTS
+ * (src/tools/failure-texts.ts), wrapped as the loop wraps it (a ToolError from the proxy client, an Error
+ * from the loop, the tool set's error object, the sandbox's result) and written by the loop's own
+ * errorText / valueText / timeoutError. `message` is the text the answer may quote.
+ */
+export interface TrainedFailure {
+  kind: FailureKind | 'pythonException';
+  content: string;
+  message: string;
+  /** The user declined (or could not be asked): the answer says the tool was not run. */
+  declined: boolean;
+}
+
+type FailureBuilder = { tools: readonly ToolName[]; weight: number; build(rng: Rng, tool: ToolName): { content: string; message: string } };
+
+const SERVICES: readonly ToolName[] = ['brave_search', 'wolfram_alpha'];
+const ALL: readonly ToolName[] = ['brave_search', 'wolfram_alpha', 'code_interpreter', 'custom'];
+const service = (tool: ToolName): ServiceName => (tool === 'wolfram_alpha' ? 'wolfram_alpha' : 'brave_search');
+const NETWORK_REASONS = ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'network error'];
+const PROXY_REASONS = ['fetch failed', 'Failed to fetch', 'fetch failed (ECONNREFUSED)', 'NetworkError when attempting to fetch resource.'];
+const toolName = (tool: ToolName, rng: Rng) => (tool === 'custom' ? rng.pick(['get_opening_hours', 'get_order_status', 'check_stock', 'get_exchange_rate']) : tool);
+/** A proxy-client failure: ToolError(message, details) through the loop's errorText. */
+const proxied = (message: string, details: Record<string, unknown>) => ({ content: errorText(new ToolError(message, details)), message });
+const thrown = (message: string) => ({ content: errorText(new Error(message)), message });
+
+/** Every failure kind the runtime can produce, and how the corpus draws it (Record: a new kind must be added here). */
+export const TRAINED_FAILURES: Readonly<Record<FailureKind, FailureBuilder>> = {
+  notConfigured: { tools: SERVICES, weight: 6, build: (_r, t) => proxied(FAILURE_TEXTS.notConfigured(service(t)), { setup: FAILURE_TEXTS.notConfiguredSetup(service(t)) }) },
+  notConfiguredSetup: { tools: SERVICES, weight: 0, build: (_r, t) => proxied(FAILURE_TEXTS.notConfigured(service(t)), { setup: FAILURE_TEXTS.notConfiguredSetup(service(t)) }) },
+  keyRejected: { tools: SERVICES, weight: 2, build: (r, t) => proxied(FAILURE_TEXTS.keyRejected(service(t)), { status: r.pick([401, 403]) }) },
+  rateLimited: { tools: SERVICES, weight: 3, build: (_r, t) => proxied(FAILURE_TEXTS.rateLimited(service(t)), { status: 429 }) },
+  upstreamFailed: { tools: SERVICES, weight: 2, build: (r, t) => { const status = r.pick([500, 502, 503]); return proxied(FAILURE_TEXTS.upstreamFailed(service(t), status), { status }); } },
+  upstreamRejected: { tools: SERVICES, weight: 1, build: (r, t) => { const status = r.pick([400, 404, 422]); return proxied(FAILURE_TEXTS.upstreamRejected(service(t), status), { status }); } },
+  wolframNotUnderstood: { tools: ['wolfram_alpha'], weight: 2, build: () => proxied(FAILURE_TEXTS.wolframNotUnderstood(), { status: 501 }) },
+  upstreamTimeout: { tools: SERVICES, weight: 2, build: (r, t) => proxied(FAILURE_TEXTS.upstreamTimeout(service(t), r.pick([10_000, 5000, 2500])), { status: 504 }) },
+  upstreamUnreachable: { tools: SERVICES, weight: 2, build: (r, t) => proxied(FAILURE_TEXTS.upstreamUnreachable(service(t), r.pick(NETWORK_REASONS)), { status: 502 }) },
+  proxyUnreachable: { tools: SERVICES, weight: 2, build: (r, t) => proxied(FAILURE_TEXTS.proxyUnreachable(`/api/tools/${t}`, r.pick(PROXY_REASONS)), {}) },
+  proxyMissing: { tools: SERVICES, weight: 1, build: (r, t) => { const status = r.pick([404, 405]); return proxied(FAILURE_TEXTS.proxyMissing(status, `/api/tools/${t}`), { status }); } },
+  callTimeout: { tools: ALL, weight: 3, build: (r) => { const ms = r.pick([5000, 10_000, 11_000, 30_000]); return { content: timeoutError(ms), message: FAILURE_TEXTS.callTimeout(ms) }; } },
+  declined: { tools: ALL, weight: 5, build: (r, t) => thrown(FAILURE_TEXTS.declined(toolName(t, r))) },
+  noConfirmer: { tools: ALL, weight: 1, build: (r, t) => thrown(FAILURE_TEXTS.noConfirmer(toolName(t, r))) },
+  unknownTool: { tools: ALL, weight: 1, build: (r, t) => { const m = FAILURE_TEXTS.unknownTool(toolName(t, r)); return { content: valueText({ error: m, available_tools: ['brave_search', 'wolfram_alpha'] }), message: m }; } },
+  interpreterOff: { tools: ['code_interpreter'], weight: 1, build: () => { const m = FAILURE_TEXTS.interpreterOff(); return { content: valueText({ error: m, available_tools: ['brave_search', 'wolfram_alpha'] }), message: m }; } },
+  unreadableCall: { tools: ALL, weight: 1, build: (r) => { const m = FAILURE_TEXTS.unreadableCall(r.pick(['malformed', 'the arguments are not valid JSON', 'unterminated string'])); return { content: valueText({ error: m }), message: m }; } },
+  invalidArguments: { tools: ['custom'], weight: 1, build: (r, t) => { const m = FAILURE_TEXTS.invalidArguments(toolName(t, r), r.pick(['a required property is missing', 'must be a string'])); return { content: valueText({ error: m }), message: m }; } },
+  runKilled: { tools: ['code_interpreter'], weight: 1, build: (r) => thrown(FAILURE_TEXTS.runKilled(r.pick(['reset', 'killed after a timeout']))) },
+  stateLost: { tools: ['code_interpreter'], weight: 2, build: (r) => { const m = FAILURE_TEXTS.stateLost(r.pick(['aborted', 'the interpreter crashed'])); return { content: valueText({ error: m, state_lost: true }), message: m }; } },
+  codeTimeout: { tools: ['code_interpreter'], weight: 2, build: (r) => { const m = FAILURE_TEXTS.codeTimeout(r.pick([10_000, 5000, 30_000])); return { content: valueText({ error: m, state_lost: true }), message: m }; } },
+  leftoverWork: { tools: ['code_interpreter'], weight: 1, build: () => { const m = FAILURE_TEXTS.leftoverWork(); return { content: valueText({ stdout: '', note: m, state_lost: true }), message: m }; } },
+  localMathCannot: { tools: ['wolfram_alpha'], weight: 2, build: () => { const m = FAILURE_TEXTS.localMathCannot(); return { content: m, message: m }; } },
 };
+
+/** Python's own exceptions, as the sandbox reports them (the traceback from the model's code, compiled as <exec>). */
+const PYTHON_EXCEPTIONS = ['MemoryError', 'RecursionError: maximum recursion depth exceeded', 'OverflowError: integer string conversion too large', 'KeyboardInterrupt'];
+
+/** A failure of `tool` drawn by weight among the kinds that apply to it (code: Python exceptions too). */
+export function trainingFailure(rng: Rng, tool: ToolName): TrainedFailure {
+  const kinds = (Object.keys(TRAINED_FAILURES) as FailureKind[]).filter((k) => TRAINED_FAILURES[k].weight > 0 && TRAINED_FAILURES[k].tools.includes(tool));
+  const weights: Record<string, number> = Object.fromEntries(kinds.map((k) => [k, TRAINED_FAILURES[k].weight]));
+  if (tool === 'code_interpreter') weights.pythonException = 4;
+  const kind = rng.weighted(weights) as FailureKind | 'pythonException';
+  if (kind === 'pythonException') {
+    const last = rng.pick(PYTHON_EXCEPTIONS);
+    const text = `Traceback (most recent call last):\n  File "<exec>", line ${rng.int(1, 3)}, in <module>\n${last}`;
+    return { kind, content: valueText({ error: text }), message: last, declined: false };
+  }
+  const { content, message } = TRAINED_FAILURES[kind].build(rng, tool);
+  return { kind, content, message, declined: kind === 'declined' || kind === 'noConfirmer' };
+}

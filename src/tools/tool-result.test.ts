@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import { ToolError } from './tool';
-import { duration, errorData, errorText, formatToolResult, timeoutError, valueText, type ToolOutcome } from './tool-result';
+import { duration } from './failure-texts';
+import { errorData, errorText, formatToolResult, timeoutError, valueText, type ToolOutcome } from './tool-result';
 import { MAX_COUNT_CALLS, utf8Length } from './token-budget';
 
 /** The unit-test token count: 4 chars a token, with a record of calls. */

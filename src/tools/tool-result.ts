@@ -11,6 +11,7 @@
  *   an oversized one is cut and marked (see token-budget.ts for the marker and the call bound).
  */
 import { pythonJson } from '../format/python-json';
+import { FAILURE_TEXTS } from './failure-texts';
 import { ToolError } from './tool';
 import { fitToTokenBudget, type CountTokens } from './token-budget';
 
@@ -75,14 +76,9 @@ export function errorData(error: unknown): Record<string, unknown> {
 
 /** The loop's result for a call that ran out of time: `{"error": "timeout after 5s"}`. */
 export function timeoutError(ms: number): string {
-  return pythonJson({ error: `timeout after ${duration(ms)}` });
+  return pythonJson({ error: FAILURE_TEXTS.callTimeout(ms) });
 }
 
-/** In seconds, as FORMAT.md writes it: 5000 → "5s", 1500 → "1.5s", 300 → "0.3s", 50 → "0.05s". */
-export function duration(ms: number): string {
-  const s = ms / 1000;
-  return `${s >= 0.1 ? Math.round(s * 10) / 10 : Number(s.toFixed(3))}s`;
-}
 
 function safeString(value: unknown): string {
   try {

@@ -1,0 +1,55 @@
+/**
+ * Made-up names built from the tokenizer's own word pieces, for the training corpus only: a city, a
+ * country, an event or a product the model has never seen, which it must copy from the question into
+ * the call and from the result into the answer. Drawn from thousands of pieces, so copying is learned
+ * as a skill, not as a list of memorised names.
+ *
+ * Invariants: every name is ASCII letters (a capital first), encodes after a space to the same ids each
+ * time it is written, and is none of the world's names nor of the evaluation's new names (world.ts), so
+ * the "new names" set stays names that occur nowhere in training.
+ */
+import { loadTokenizer } from '../../src/format/tokenizer/load-node';
+import type { TextTokenizer } from '../../src/format/types';
+import type { Rng } from './rng';
+import { ALL_CITIES, ALL_COUNTRIES, EVENTS, WORDS } from './world';
+
+/** Word starts (" Vel") among the first ids (the commoner merges), and lower-case continuations ("mo"). */
+const START_MAX_ID = 30_000;
+const CONTINUATION_MAX_ID = 12_000;
+
+export interface NamePieces {
+  starts: readonly string[];
+  continuations: readonly string[];
+}
+
+let cached: NamePieces | undefined;
+
+/** The piece pools of the Llama 3.1 tokenizer (computed once per process). */
+export function namePieces(tokenizer: TextTokenizer = loadTokenizer()): NamePieces {
+  if (cached) return cached;
+  const starts: string[] = [];
+  const continuations: string[] = [];
+  for (let id = 0; id < START_MAX_ID; id++) {
+    const piece = tokenizer.decode([id]);
+    if (/^ [A-Z][a-z]{2,9}$/.test(piece)) starts.push(piece.slice(1));
+    if (id < CONTINUATION_MAX_ID && /^[a-z]{2,5}$/.test(piece)) continuations.push(piece);
+  }
+  cached = { starts, continuations };
+  return cached;
+}
+
+const TAKEN = new Set<string>([
+  ...ALL_CITIES.map((c) => c.name), ...ALL_COUNTRIES.map((c) => c.name), ...ALL_COUNTRIES.map((c) => c.capital),
+  ...[...EVENTS.train, ...EVENTS.heldOut].flatMap((e) => e.name.split(' ')), ...WORDS.train, ...WORDS.heldOut,
+].map((n) => n.toLowerCase()));
+
+/** A made-up single word: a start piece and 0–2 continuations ("Velmo", "Grantholm"). */
+export function syntheticName(rng: Rng, pieces: NamePieces = namePieces()): string {
+  for (;;) {
+    const parts = [rng.pick(pieces.starts)];
+    const more = rng.weighted({ '0': 3, '1': 5, '2': 2 });
+    for (let i = 0; i < Number(more); i++) parts.push(rng.pick(pieces.continuations));
+    const name = parts.join('');
+    if (name.length <= 14 && !TAKEN.has(name.toLowerCase())) return name;
+  }
+}
