@@ -4,8 +4,9 @@ import { pythonJson } from '../../src/format/python-json';
 import { renderIds, renderPrompt } from '../../src/format/render';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { CORPUS_DIALOGUES, CORPUS_SEED, trainingDialogues, trainingExample } from './corpus';
-import { containsValue, dialogueConversation, generateDialogue, type Dialogue, type Exchange, type SplitMode } from './dialogues';
+import { CATEGORIES, containsValue, dialogueConversation, generateDialogue, type Dialogue, type Exchange, type SplitMode } from './dialogues';
 import { Rng } from './rng';
+import { FAILURE_TEXTS } from '../../src/tools/failure-texts';
 import {
   ALL_COUNTRIES, CHAT, COUNTRIES, DATE_QUESTIONS, EVENTS, NEW_CITIES, POPULATION_CITIES, POPULATION_SUBJECTS, TEAM_COUNTRIES, TEMPLATES, WEATHER_CITIES, WORDS,
   type Split, type TestSplit,
@@ -94,7 +95,7 @@ describe('corpus', () => {
 
   it('covers every category, tool errors, follow-ups and multi-turn dialogues', () => {
     const ex = exchanges(TRAIN);
-    expect(new Set(ex.map((e) => e.category)).size).toBe(16);
+    expect(new Set(ex.map((e) => e.category)).size).toBe(CATEGORIES.length);
     expect(ex.filter((e) => e.error).length).toBeGreaterThan(20);
     expect(ex.filter((e) => e.followUp).length).toBeGreaterThan(20);
     expect(TRAIN.filter((d) => d.exchanges.length > 1).length).toBeGreaterThan(100);
@@ -163,9 +164,10 @@ describe('corpus', () => {
       expect(() => renderIds(dialogueConversation(d), tokenizer)).not.toThrow();
       for (const ex of d.exchanges) {
         if (ex.call !== null) {
-          const call = parseAssistantOutput(`<|python_tag|>${ex.call}<|eom_id|>`);
+          const stop = ex.tool === 'custom' ? 'eot' : 'eom';
+          const call = parseAssistantOutput(ex.tool === 'custom' ? `${ex.call}<|eot_id|>` : `<|python_tag|>${ex.call}<|eom_id|>`);
           expect(call.toolCalls).toEqual([ex.expectedCall]);
-          expect(call.stop).toBe('eom');
+          expect(call.stop).toBe(stop);
           expect(call.content).toBe('');
         }
         const answer = parseAssistantOutput(`${ex.answer}<|eot_id|>`);
@@ -180,7 +182,7 @@ describe('corpus', () => {
       const { ids, loss } = trainingExample(d, tokenizer);
       expect(ids).toEqual(renderIds(dialogueConversation(d), tokenizer));
       const expected = d.exchanges.flatMap((ex) => [
-        ...(ex.call !== null ? [`<|python_tag|>${ex.call}<|eom_id|>`] : []),
+        ...(ex.call === null ? [] : ex.tool === 'custom' ? [`${ex.call}<|eot_id|>`] : [`<|python_tag|>${ex.call}<|eom_id|>`]),
         `${ex.answer}<|eot_id|>`,
       ]);
       expect(loss.map(([a, b]) => tokenizer.decode(ids.slice(a, b)))).toEqual(expected);
@@ -192,10 +194,22 @@ describe('corpus', () => {
       if (ex.tool === null) {
         expect(ex.result).toBeNull();
       } else if (ex.error) {
-        expect(ex.result).toMatchObject({ error: expect.any(String) });
+        // The loop's own text of the failure: JSON with an error (or a note), or local math's plain refusal.
+        const text = ex.result as string;
+        expect(typeof text).toBe('string');
+        if (text.startsWith('{')) expect(Object.keys(JSON.parse(text) as object)).toEqual(expect.arrayContaining([expect.stringMatching(/^(error|note)$/)]));
+        else expect(text).toBe(FAILURE_TEXTS.localMathCannot());
+      } else if (ex.tool === 'custom') {
+        expect(Object.keys(ex.result as object)).toEqual([...Object.keys(ex.expectedCall!.arguments), ...Object.keys(ex.result as object).slice(Object.keys(ex.expectedCall!.arguments).length)]);
       } else if (ex.tool === 'brave_search') {
-        const r = ex.result as { query: string; results: Array<Record<string, string>> };
-        expect(Object.keys(r)).toEqual(['query', 'results']);
+        const r = ex.result as { query: string; source?: string; results: Array<Record<string, string>> };
+        // The service's shape, or the local index's (src/tools/local-search.ts): a source, no ages.
+        if (r.source === undefined) expect(Object.keys(r)).toEqual(['query', 'results']);
+        else {
+          expect(Object.keys(r)).toEqual(['query', 'source', 'results']);
+          expect(r.source).toBe('local index');
+          for (const item of r.results) expect(Object.keys(item)).toEqual(['title', 'url', 'description']);
+        }
         expect(r.query).toBe(ex.expectedCall!.arguments.query);
         expect(r.results.length).toBeGreaterThanOrEqual(1);
         expect(r.results.length).toBeLessThanOrEqual(5);

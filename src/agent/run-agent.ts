@@ -4,6 +4,7 @@
  * what the model emitted (text and ids) and is never rebuilt from parsed calls, so every step's
  * prompt extends the previous one and the engine prefills only what was appended.
  */
+import { LOOP_TEXTS } from '../tools/failure-texts';
 import { callbackStream } from '../engine/callback-stream';
 import type { EngineLike, GenerateResult, LoadedModelInfo, LogitsProcessorSpec, SamplingParams } from '../engine/contract';
 import { EngineError, isAbortError, serializeError } from '../engine/errors';
@@ -53,7 +54,7 @@ export interface RunAgentOptions {
 
 const DEFAULTS = { maxSteps: 8, toolTimeoutMs: 10_000, timeBudgetMs: 300_000, maxTokensPerStep: 1024, maxResultTokens: 1500 };
 
-const NOTHING_CALLABLE = { error: 'the message ended with <|eom_id|> but contained no tool call; answer in plain text or make a call' };
+const NOTHING_CALLABLE = { error: LOOP_TEXTS.nothingCallable() };
 
 /** Runs the loop; iterate the events. Never throws: failures arrive as an `error` event, then `finish`. */
 export function runAgent(options: RunAgentOptions): AsyncIterable<AgentEvent> {
@@ -161,7 +162,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
           if (!isAbortError(e)) throw e;
           // Every call gets its result, even on abort: the transcript must stay renderable.
           for (let rest = index; rest < toolCalls.length; rest++) {
-            messages.push({ role: 'ipython', content: { error: o.signal?.aborted ? 'aborted by the user' : 'the time budget ran out' } });
+            messages.push({ role: 'ipython', content: { error: o.signal?.aborted ? LOOP_TEXTS.abortedByUser() : LOOP_TEXTS.timeBudget() } });
           }
           return finish(endReason());
         }

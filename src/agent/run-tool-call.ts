@@ -1,5 +1,6 @@
 import { abortError } from '../engine/errors';
 import type { ToolCall } from '../format/types';
+import { FAILURE_TEXTS } from '../tools/failure-texts';
 import { formatToolResult, timeoutError } from '../tools/tool-result';
 import type { ToolSet } from './tool-set';
 
@@ -36,7 +37,7 @@ export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{
     if (!approved) {
       return format({
         ok: false,
-        error: new Error(o.confirm ? `the user declined to run ${tool.name}` : `${tool.name} needs the user's confirmation and no one could be asked`),
+        error: new Error(o.confirm ? FAILURE_TEXTS.declined(tool.name) : FAILURE_TEXTS.noConfirmer(tool.name)),
       });
     }
   }

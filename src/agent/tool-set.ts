@@ -2,6 +2,7 @@ import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../format/builtin-tools';
 import { findForbiddenKey, forbiddenKeyError } from '../format/argument-keys';
 import type { RenderOptions, ToolCall } from '../format/types';
 import { toolSchemaForPrompt } from '../tools/custom-tool';
+import { FAILURE_TEXTS } from '../tools/failure-texts';
 import type { Tool } from '../tools/tool';
 
 
@@ -41,7 +42,7 @@ export class ToolSet {
    */
   resolve(call: ToolCall): { tool: Tool; args: Record<string, unknown> } | { error: Record<string, unknown> } {
     if (call.kind === 'invalid') {
-      return { error: { error: `could not read the tool call: ${String(call.arguments.error ?? 'malformed')}` } };
+      return { error: { error: FAILURE_TEXTS.unreadableCall(String(call.arguments.error ?? 'malformed')) } };
     }
     const name = call.kind === 'code' ? 'code_interpreter' : call.name;
     const tool = this.byName.get(name);
@@ -50,13 +51,13 @@ export class ToolSet {
       return {
         error:
           name === 'code_interpreter'
-            ? { error: 'the code interpreter is not enabled', available_tools: available }
-            : { error: `unknown tool "${name}"`, available_tools: available },
+            ? { error: FAILURE_TEXTS.interpreterOff(), available_tools: available }
+            : { error: FAILURE_TEXTS.unknownTool(name), available_tools: available },
       };
     }
     // The parser refuses these keys already; calls built elsewhere (structured, replayed) are checked here.
     const forbidden = findForbiddenKey(call.arguments);
-    if (forbidden) return { error: { error: `invalid arguments for ${name}: ${forbiddenKeyError(forbidden)}` } };
+    if (forbidden) return { error: { error: FAILURE_TEXTS.invalidArguments(name, forbiddenKeyError(forbidden)) } };
     return { tool, args: call.arguments };
   }
 }

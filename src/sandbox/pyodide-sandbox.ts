@@ -14,6 +14,7 @@
  *   behind, the interpreter is replaced and the result says so (`stateLost`, `notice`).
  * - The sandbox has no network at all (csp.ts): Pyodide's files come from this page (pyodide-files.ts).
  */
+import { FAILURE_TEXTS } from '../tools/failure-texts';
 import { Interpreter, InterpreterGone, type CellOutcome } from './interpreter';
 import type { WorkerConfig } from './protocol';
 import { PYTHON_RUNNER } from './python-runner';
@@ -126,7 +127,7 @@ export class PyodideSandbox implements Sandbox {
 
   /** Kills the current interpreter and starts the next one in the background. */
   private replace(reason: string): void {
-    this.interpreter?.kill(`the interpreter was ${reason} during this run; its state was lost`);
+    this.interpreter?.kill(FAILURE_TEXTS.runKilled(reason));
     this.interpreter = null;
     if (!this.disposed) this.current();
   }

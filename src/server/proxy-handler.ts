@@ -19,6 +19,7 @@
  */
 import { allowedOrigins, corsHeaders, crossSiteRefusal, PREFLIGHT_HEADERS, type BrowserContext } from './cross-origin';
 import { QUERY_TOOL_NAMES } from '../format/builtin-tools';
+import { FAILURE_TEXTS, SERVICE_NAMES } from '../tools/failure-texts';
 import { redactKeys } from './key-redaction';
 import type { LocalGateOptions } from './local-gate';
 import { readRequestTarget, type RequestTarget } from './request-target';
@@ -82,6 +83,8 @@ export interface ToolProxyErrorBody {
 }
 
 interface Service {
+  /** Which service, for the failure texts the model reads (src/tools/failure-texts.ts). */
+  name: ToolEndpoint;
   /** Words for messages: "Brave Search". */
   label: string;
   keyVar: string;
@@ -95,22 +98,22 @@ interface Service {
 
 const SERVICES: Record<ToolEndpoint, Service> = {
   brave_search: {
-    label: 'Brave Search',
-    keyVar: 'BRAVE_API_KEY',
+    name: 'brave_search',
+    ...SERVICE_NAMES.brave_search,
     baseVar: 'BRAVE_API_BASE',
     defaultBase: DEFAULT_BRAVE_BASE,
     path: BRAVE_PATH,
     contentType: 'application/json; charset=utf-8',
   },
   wolfram_alpha: {
-    label: 'Wolfram|Alpha',
-    keyVar: 'WOLFRAM_APP_ID',
+    name: 'wolfram_alpha',
+    ...SERVICE_NAMES.wolfram_alpha,
     baseVar: 'WOLFRAM_API_BASE',
     defaultBase: DEFAULT_WOLFRAM_BASE,
     path: WOLFRAM_PATH,
     contentType: 'text/plain; charset=utf-8',
     // The LLM API answers 501 when it cannot make sense of the input (its text suggests rewordings).
-    statusWords: { 501: 'Wolfram|Alpha could not interpret the input; try rephrasing it' },
+    statusWords: { 501: FAILURE_TEXTS.wolframNotUnderstood() },
   },
 };
 
@@ -167,8 +170,8 @@ async function answerFor(
   const key = env[service.keyVar]?.trim();
   if (!key) {
     return errorResponse(503, {
-      error: `${service.label} is not configured: ${service.keyVar} is not set`,
-      setup: `set ${service.keyVar} in the environment of the dev/preview server`,
+      error: FAILURE_TEXTS.notConfigured(service.name),
+      setup: FAILURE_TEXTS.notConfiguredSetup(service.name),
     });
   }
   const built = endpoint === 'brave_search' ? braveRequest(params, key) : wolframRequest(params, key);
@@ -238,10 +241,10 @@ async function callUpstream(
     return upstreamError(response, body, service);
   } catch (cause) {
     if (deadline.aborted) {
-      return errorResponse(504, { error: `${service.label} did not answer within ${seconds(timeoutMs)}` });
+      return errorResponse(504, { error: FAILURE_TEXTS.upstreamTimeout(service.name, timeoutMs) });
     }
     if (clientSignal?.aborted) return errorResponse(499, { error: 'the client closed the request' });
-    return errorResponse(502, { error: `could not reach ${service.label}: ${networkReason(cause)}` });
+    return errorResponse(502, { error: FAILURE_TEXTS.upstreamUnreachable(service.name, networkReason(cause)) });
   }
 }
 
@@ -260,10 +263,10 @@ function upstreamError(response: Response, body: string, service: Service): Tool
 function describeStatus(status: number, service: Service): string {
   const own = service.statusWords?.[status];
   if (own) return own;
-  if (status === 401 || status === 403) return `the API key was rejected by ${service.label} (check ${service.keyVar})`;
-  if (status === 429) return `rate limited by ${service.label}: too many requests, try again later`;
-  if (status >= 500) return `upstream error: ${service.label} failed (HTTP ${status})`;
-  return `${service.label} rejected the request (HTTP ${status})`;
+  if (status === 401 || status === 403) return FAILURE_TEXTS.keyRejected(service.name);
+  if (status === 429) return FAILURE_TEXTS.rateLimited(service.name);
+  if (status >= 500) return FAILURE_TEXTS.upstreamFailed(service.name, status);
+  return FAILURE_TEXTS.upstreamRejected(service.name, status);
 }
 
 /** Brave's `{"error": {"detail": ...}}`, a short text body (Wolfram), or nothing. */
@@ -289,11 +292,6 @@ function networkReason(cause: unknown): string {
   const inner = (cause as { cause?: { code?: unknown } } | undefined)?.cause;
   const code = typeof inner?.code === 'string' ? inner.code : undefined;
   return code ?? 'network error';
-}
-
-/** 10000 → "10 s", 2500 → "2.5 s", 150 → "150 ms". */
-function seconds(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 const BASE_HEADERS: Record<string, string> = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };

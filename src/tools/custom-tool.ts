@@ -19,6 +19,7 @@
 import { BUILTIN_TOOL_NAMES } from '../format/builtin-tools';
 import { findForbiddenKey, forbiddenKeyError } from '../format/argument-keys';
 import { compileChecker, SchemaCompileError, type ArgumentChecker } from './schema-validator';
+import { FAILURE_TEXTS } from './failure-texts';
 import { ToolError, type Tool, type ToolContext } from './tool';
 
 export interface CustomToolSpec {
@@ -78,10 +79,10 @@ export function defineCustomTool(spec: CustomToolSpec): Tool {
     needsConfirmation: spec.needsConfirmation ?? spec.readOnly !== true,
     async execute(args, context) {
       const forbidden = findForbiddenKey(args);
-      if (forbidden) throw new ToolError(`invalid arguments for ${name}: ${forbiddenKeyError(forbidden)}`);
+      if (forbidden) throw new ToolError(FAILURE_TEXTS.invalidArguments(name, forbiddenKeyError(forbidden)));
       const problems = check(args);
       if (problems.length > 0) {
-        throw new ToolError(`invalid arguments for ${name}: ${problems.join('; ')}`);
+        throw new ToolError(FAILURE_TEXTS.invalidArguments(name, problems.join('; ')));
       }
       return await hostExecute(args, context);
     },

@@ -13,6 +13,7 @@
  * Anything else (integrals, equations, words) is a ToolError that says plainly what local math can do.
  */
 import { all, create, type MathNode } from 'mathjs';
+import { FAILURE_TEXTS } from './failure-texts';
 import { ToolError } from './tool';
 
 const math = create(all!, { number: 'number', precision: 14 });
@@ -27,7 +28,7 @@ math.import(
   { override: true },
 );
 
-const CANNOT = 'local math answers arithmetic, powers, roots, derivatives and unit conversions only (no API key is set for Wolfram|Alpha)';
+const CANNOT = FAILURE_TEXTS.localMathCannot();
 
 /** Wolfram|Alpha-shaped text for `query`, or a ToolError when local math cannot answer it. */
 export function localMath(query: string): string {

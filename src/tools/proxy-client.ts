@@ -6,6 +6,7 @@
  * reason (the loop tells a cancel from a timeout by it), never wrapped in a ToolError; every other
  * failure is a ToolError whose message says what happened (the proxy's own words when it sent JSON).
  */
+import { FAILURE_TEXTS } from './failure-texts';
 import { ToolError } from './tool';
 
 /** Same-origin default; the widget passes an absolute URL. */
@@ -57,7 +58,7 @@ export async function callToolProxy(
       ok: false,
       notConfigured: false,
       noProxy: true,
-      error: new ToolError(`could not reach the tool proxy at ${url.split('?')[0]}: ${reason(cause)}`),
+      error: new ToolError(FAILURE_TEXTS.proxyUnreachable(url.split('?')[0]!, reason(cause))),
     };
   }
   if (response.ok) return { ok: true, text };
@@ -68,11 +69,7 @@ export async function callToolProxy(
       ok: false,
       notConfigured: false,
       noProxy: true,
-      error: new ToolError(
-        `the tool proxy is not available (HTTP ${response.status} from ${url.split('?')[0]}): ` +
-          'serve the page with the dev or preview server, or point proxyBase at a running tool proxy',
-        { status: response.status },
-      ),
+      error: new ToolError(FAILURE_TEXTS.proxyMissing(response.status, url.split('?')[0]!), { status: response.status }),
     };
   }
   const notConfigured = response.status === 503 && typeof body.setup === 'string';
