@@ -1,6 +1,6 @@
 /**
  * Section `micro`: the trained micro model. Its accuracy table (greedy, unforced full loops on the
- * in-distribution, test and dev (the older held-out) sets of scripts/micro-llama/evaluate.ts, fewer dialogues than the
+ * in-distribution, test, dev (the older held-out), new-names, custom-tools and after-error sets of scripts/micro-llama/evaluate.ts, fewer dialogues than the
  * manifest's evaluation) and its decode speed on onnxruntime-node, and in Chromium on WASM and on
  * WebGPU (SwiftShader: a software GPU, so a correctness tier, not a speed one).
  */
@@ -40,7 +40,7 @@ export const microSection: BenchSection = {
     await engine.load(micro.id);
     const artifact = await readMicroArtifact();
     const corpus = artifact.manifest.corpus as { seed: number; dialogues: number };
-    const results = await evaluate(engine, tokenizer, corpusIds(corpus.seed, corpus.dialogues, tokenizer), { count: DIALOGUES, sets: ['inDistribution', 'test', 'heldOut'] });
+    const results = await evaluate(engine, tokenizer, corpusIds(corpus.seed, corpus.dialogues, tokenizer), { count: DIALOGUES, sets: ['inDistribution', 'test', 'heldOut', 'newNames', 'customTools', 'afterError'] });
     const node: number[] = [];
     for (let i = 0; i < 5; i++) node.push(tokPerS(await engine.generate(request(DECODE_TOKENS.node))));
     await engine.unload();
@@ -51,6 +51,10 @@ export const microSection: BenchSection = {
       // Held-out = the test split (untouched until run 5 was trained); dev = the older held-out split, which guided runs 5–7.
       e2eHeldOut: results.test!.table['all, tokens seen']!.fullLoop,
       e2eDev: results.heldOut!.table['all, tokens seen']!.fullLoop,
+      // Issue 14: names that occur nowhere in training, host JSON tools, and a clean answer after every kind of failure.
+      newNames: results.newNames!.table.all!.fullLoop,
+      customTools: results.customTools!.table.all!.fullLoop,
+      afterError: results.afterError!.table.all!.cleanAnswer,
       dialoguesPerSet: DIALOGUES,
       nodeTokPerS: round(median(node)),
       wasmTokPerS: round(median(browser.wasm.map(tokPerS))),

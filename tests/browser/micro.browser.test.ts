@@ -1,9 +1,11 @@
 /** The micro model, unforced, on WASM through the engine worker (see micro-suite.ts). */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
 import { ofType } from '../../src/agent/collect-events';
 import { MICRO_E2E_RENDER_OPTIONS } from '../../scripts/micro-llama/e2e-cases';
+import { DEMO_CORPUS_PATH } from '../../src/cli/node-tools';
 import { askAndCheck, microPage } from './micro-suite';
 
 describe('WASM', () => {
@@ -15,18 +17,39 @@ describe('WASM', () => {
     it(name, () => askAndCheck(opened, name), 120_000);
   }
 
-  // No proxy asked: the page's own local index and mathjs answer, and the model reads their results.
-  const local: Array<[string, string, { name: string; query: string }, RegExp, string]> = [
-    ['What is the capital of Japan?', 'capital (local index)', { name: 'brave_search', query: 'capital of Japan' }, /"source": "local index"/, 'Tokyo'],
-    ['What is the derivative of x^3?', 'derivative (local math)', { name: 'wolfram_alpha', query: 'derivative of x^3' }, /d\/dx\(x\^3\) = 3 x\^2/, '3 x^2'],
+  // The offline demo's topics: no proxy asked (the page's own local index, mathjs, the sandbox, a host
+  // tool), every request of the page watched; the model decides, calls, reads and answers.
+  const demoPopulation = (city: string) => {
+    const docs = JSON.parse(readFileSync(DEMO_CORPUS_PATH, 'utf8')) as Array<{ title: string; text: string }>;
+    return /is ([\d,]+)/.exec(docs.find((d) => d.title === `${city} population (demo figure)`)!.text)![1]!;
+  };
+  const offline: Array<[string, string, 'local' | 'widget', string | null, () => string[]]> = [
+    ['capital (local index)', 'What is the capital of Japan?', 'local', 'brave_search', () => ['Tokyo']],
+    ['population (local index, a demo figure)', 'What is the population of Tokyo?', 'local', 'brave_search', () => [demoPopulation('Tokyo')]],
+    ['arithmetic (local math)', 'What is 123 * 45?', 'local', 'wolfram_alpha', () => ['5535']],
+    ['derivative (local math)', 'What is the derivative of x^3?', 'local', 'wolfram_alpha', () => ['3 x^2']],
+    ['Python (the sandbox)', 'Use Python to add up the numbers from 1 to 100.', 'local', 'code_interpreter', () => ['5050']],
+    ["today's date (no tool)", "What is today's date?", 'local', null, () => ['11 August 2026']],
+    ['small talk (no tool)', 'Hello!', 'local', null, () => []],
+    ["the widget demo's get_opening_hours (a host tool)", 'When are you open on Monday?', 'widget', 'get_opening_hours', () => ['07:00', '18:00']],
   ];
-  for (const [question, name, call, result, answer] of local) {
-    it(`${name}, unforced`, async () => {
-      const events: AgentEvent[] = await opened.page.evaluate(({ q, date }) => window.ask(q, date, true), { q: question, date: MICRO_E2E_RENDER_OPTIONS.date as string });
-      expect(ofType(events, 'tool-call').map((e) => e.call)).toEqual([{ kind: 'builtin', name: call.name, arguments: { query: call.query } }]);
-      const toolResult = ofType(events, 'tool-result')[0]!;
-      expect([toolResult.isError, result.test(toolResult.content)]).toEqual([false, true]);
-      expect(ofType(events, 'finish')[0]!.text).toContain(answer);
+  for (const [name, question, tools, tool, answer] of offline) {
+    it(`offline: ${name}, unforced`, async () => {
+      const asked: string[] = [];
+      const watch = (r: { url(): string }) => void (r.url().includes('/api/') && asked.push(r.url()));
+      opened.page.on('request', watch);
+      const events: AgentEvent[] = await opened.page.evaluate(({ q, date, tools }) => window.ask(q, date, tools), { q: question, date: MICRO_E2E_RENDER_OPTIONS.date as string, tools });
+      opened.page.off('request', watch);
+      expect(ofType(events, 'tool-call').map((e) => e.call.name)).toEqual(tool === null ? [] : [tool]);
+      for (const r of ofType(events, 'tool-result')) expect(r.isError, r.content).toBe(false);
+      const content = ofType(events, 'tool-result')[0]?.content ?? '';
+      if (tool === 'brave_search') expect(content).toMatch(/^\{"query": ".*", "source": "local index", "results": \[/);
+      if (tool === 'wolfram_alpha') expect(content).toMatch(/^Query:\n"[^"]+"\n\nInput:\n.*\n\nResult:\n/);
+      const finish = ofType(events, 'finish')[0]!;
+      expect(finish.reason).toBe('done');
+      expect(finish.text.trim()).not.toBe('');
+      for (const v of answer()) expect(finish.text).toContain(v);
+      expect(asked).toEqual([]);
     }, 120_000);
   }
 });

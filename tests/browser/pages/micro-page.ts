@@ -7,12 +7,13 @@ import { PyodideSandbox } from '../../../src/sandbox/pyodide-sandbox';
 import { braveSearchTool } from '../../../src/tools/brave-search';
 import { LocalSearchIndex, type LocalDocument } from '../../../src/tools/local-search';
 import { codeInterpreterTool } from '../../../src/tools/code-interpreter';
+import { defineCustomTool } from '../../../src/tools/custom-tool';
 import { wolframAlphaTool } from '../../../src/tools/wolfram-alpha';
 
 declare global {
   interface Window {
     engine: EngineClient;
-    ask: (question: string, date: string, local?: boolean) => Promise<AgentEvent[]>;
+    ask: (question: string, date: string, tools?: boolean | 'local' | 'widget') => Promise<AgentEvent[]>;
     ready: boolean;
   }
 }
@@ -27,12 +28,24 @@ let index: Promise<LocalSearchIndex> | undefined;
 const localIndex = () => (index ??= fetch('/models/micro-llama/demo-corpus.json').then(async (r) => new LocalSearchIndex((await r.json()) as LocalDocument[])));
 const localTools = [braveSearchTool({ provider: 'local', localIndex }), wolframAlphaTool({ provider: 'local', localMath: true }), python];
 
-window.ask = async (question, date, local = false) => {
+// The widget demo's host tool, as src/widget/demo.html registers it, beside the code interpreter only (the demo's tools="code_interpreter").
+const openingHours = defineCustomTool({
+  name: 'get_opening_hours',
+  description: 'Opening hours of the bakery on a given weekday',
+  parameters: { type: 'object', properties: { day: { type: 'string', description: 'Weekday, e.g. Monday' } }, required: ['day'] },
+  readOnly: true,
+  execute: ({ day }: Record<string, unknown>) => ({ day, open: '07:00', close: day === 'Sunday' ? '12:00' : '18:00' }),
+});
+const widgetTools = [python, openingHours];
+
+/** `local` (or true): search and math answered in the page; `widget`: the widget demo's tools; else the proxy's. */
+window.ask = async (question, date, which = false) => {
+  const local = which === true || which === 'local';
   const events: AgentEvent[] = [];
   for await (const e of runAgent({
     engine: window.engine,
     tokenizer: window.engine.tokenizer!,
-    tools: local ? localTools : tools,
+    tools: which === 'widget' ? widgetTools : local ? localTools : tools,
     conversation: { date, messages: [{ role: 'user', content: question }] },
     sampling: { temperature: 0 },
     confirm: async () => true,
