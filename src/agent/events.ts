@@ -26,7 +26,8 @@ export type AgentEvent =
     }
   | { type: 'tool-call'; step: number; callId: string; call: ToolCall }
   | { type: 'confirmation-request'; step: number; callId: string; call: ToolCall }
-  | { type: 'tool-result'; step: number; callId: string; name: string; content: string; isError: boolean; durationMs: number }
+  /** `source`: who answered, when not the service the tool is named after (e.g. "local math"). */
+  | { type: 'tool-result'; step: number; callId: string; name: string; content: string; isError: boolean; durationMs: number; source?: string }
   | {
       type: 'step-finish';
       step: number;

@@ -144,7 +144,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
         emit({ type: 'tool-call', step: step - 1, callId, call });
         const started = performance.now();
         const recorded = o.recordedResult?.(call, step - 1, index);
-        let outcome: { content: string; isError: boolean };
+        let outcome: { content: string; isError: boolean; source?: string };
         try {
           outcome =
             recorded !== undefined

@@ -22,7 +22,7 @@ export interface ToolCallOptions {
  * call, invalid arguments, a throw, a timeout, a denied confirmation — is a result the model can
  * read, never an empty turn. Only the caller's abort (or the time budget) escapes, as AbortError.
  */
-export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{ content: string; isError: boolean }> {
+export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{ content: string; isError: boolean; source?: string }> {
   const format = (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => ({
     content: formatToolResult(outcome, { maxTokens: o.maxResultTokens, countTokens: o.countTokens }),
     isError: !outcome.ok,
@@ -47,8 +47,9 @@ export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([o.signal, timeout]);
   try {
-    const value = await raceAbort(tool.execute(args, { signal }), signal);
-    return format({ ok: true, value });
+    let source: string | undefined;
+    const value = await raceAbort(tool.execute(args, { signal, reportSource: (s) => void (source = s) }), signal);
+    return { ...format({ ok: true, value }), ...(source !== undefined ? { source } : {}) };
   } catch (e) {
     if (o.signal.aborted) throw abortError('aborted while a tool was running');
     if (timeout.aborted) return { content: timeoutError(timeoutMs), isError: true };

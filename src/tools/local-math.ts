@@ -30,6 +30,9 @@ math.import(
 
 const CANNOT = FAILURE_TEXTS.localMathCannot();
 
+/** How the tool card names this provider (the model's text has no source line: Wolfram's sections only). */
+export const LOCAL_MATH_SOURCE = 'local math';
+
 /** Wolfram|Alpha-shaped text for `query`, or a ToolError when local math cannot answer it. */
 export function localMath(query: string): string {
   const q = query.trim();

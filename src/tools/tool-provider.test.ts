@@ -67,4 +67,14 @@ describe('who answers brave_search and wolfram_alpha', () => {
     await expect(braveSearchTool({ proxyBase: upstreams.keyless.toolsBase }).execute({ query: 'x' }, { signal: signal() })).rejects.toThrow(/not configured/);
     expect([search.needsConfirmation, math.needsConfirmation]).toEqual([true, true]);
   });
+
+  it('says who answered, for the tool card: local math when answered here, nothing when the service answered', async () => {
+    const sources: string[] = [];
+    const reportSource = (s: string) => void sources.push(s);
+    await tools('auto', { proxyBase: upstreams.keyless.toolsBase }).math.execute({ query: '123 * 45' }, { signal: signal(), reportSource });
+    await tools('local', { fetch: unreachable }).math.execute({ query: '2 + 2' }, { signal: signal(), reportSource });
+    expect(sources).toEqual(['local math', 'local math']);
+    await tools('auto', { proxyBase: upstreams.proxy.toolsBase }).math.execute({ query: '123 * 45' }, { signal: signal(), reportSource });
+    expect(sources).toHaveLength(2);
+  });
 });

@@ -5,6 +5,8 @@
 export interface ToolContext {
   /** Aborts with the request, the per-tool timeout or the loop's time budget: pass it to every fetch. */
   signal: AbortSignal;
+  /** Says who answered when it was not the service the tool is named after ("local math"): shown on the tool card, never to the model. */
+  reportSource?: (source: string) => void;
 }
 
 export interface Tool {

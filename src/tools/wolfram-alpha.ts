@@ -11,7 +11,7 @@
  */
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
 import { queryArgument, queryParameters } from './query-argument';
-import { localMath } from './local-math';
+import { localMath, LOCAL_MATH_SOURCE } from './local-math';
 import type { Tool } from './tool';
 import { answersLocally, type ToolProvider } from './tool-provider';
 
@@ -36,13 +36,17 @@ export function wolframAlphaTool(options: WolframAlphaOptions = {}): Tool {
         : 'Ask Wolfram|Alpha: math, unit conversion, science, and curated data (populations, dates, ...).',
     parameters: queryParameters('The question or expression, in plain English or Wolfram Language.'),
     needsConfirmation: provider === 'local' ? false : (options.needsConfirmation ?? true),
-    async execute(args, { signal }) {
+    async execute(args, { signal, reportSource }) {
       const input = queryArgument(args, 'wolfram_alpha');
-      if (provider === 'local') return localMath(input);
+      const answerLocally = () => {
+        reportSource?.(LOCAL_MATH_SOURCE);
+        return localMath(input);
+      };
+      if (provider === 'local') return answerLocally();
       const params: Record<string, string> = { input };
       if (options.maxChars !== undefined) params.maxchars = String(Math.max(1, Math.trunc(options.maxChars)));
       const answer = await callToolProxy('wolfram_alpha', params, signal, options);
-      if (answersLocally(provider, answer)) return localMath(input);
+      if (answersLocally(provider, answer)) return answerLocally();
       if (!answer.ok) throw answer.error;
       return answer.text;
     },

@@ -22,6 +22,8 @@ export interface StoredToolResult {
   callId: string;
   isError: boolean;
   durationMs: number;
+  /** Who answered, when not the tool's own service ("local math"). */
+  source?: string;
 }
 
 export interface TurnNode {

@@ -60,6 +60,14 @@ describe('stored conversations', () => {
     expect(await store.list()).toEqual([{ id: 'c1', title: 'Weather in Oslo?', updatedAt: 2 }]);
   });
 
+  it('keep who answered a tool call (the card\'s "local math"), and read back without it when there was none', () => {
+    const copy = structuredClone(stored) as StoredConversation;
+    const node = Object.values(copy.tree.nodes)[0]!;
+    expect(node.toolResults).toEqual([{ callId: '0.0', isError: false, durationMs: expect.any(Number) }]);
+    node.toolResults[0]!.source = 'local math';
+    expect(Object.values(parseStoredConversation(JSON.parse(JSON.stringify(copy))).tree.nodes)[0]!.toolResults[0]!.source).toBe('local math');
+  });
+
   const damaged: Record<string, { edit: (c: Record<string, any>) => void; error: RegExp }> = {
     'another version': { edit: (c) => (c.version = 99), error: /\$\.version: expected 1/ },
     'a turn whose reply is out of turn order': {

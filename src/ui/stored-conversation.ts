@@ -139,7 +139,7 @@ function parseNode(id: string, value: unknown, path: string, bad: (path: string,
       bad(`${path}.toolResults[${i}]`, 'expected {callId, isError, durationMs}');
     }
     const x = r as Obj;
-    return { callId: x.callId as string, isError: x.isError as boolean, durationMs: x.durationMs as number };
+    return { callId: x.callId as string, isError: x.isError as boolean, durationMs: x.durationMs as number, ...(typeof x.source === 'string' ? { source: x.source } : {}) };
   });
   return { id, parent: n.parent as string, userText: n.userText as string, reply, reason: n.reason as FinishReason, toolResults, createdAt: n.createdAt as number };
 }

@@ -86,4 +86,10 @@ describe('resultSections', () => {
   for (const [title, { name, content, isError, expected }] of Object.entries(cases)) {
     it(title, () => expect(resultSections(name, content, isError)).toEqual(expected));
   }
+
+  it('names local math (not Wolfram|Alpha) on pods it answered', () => {
+    const text = 'Query:\n"123 * 45"\n\nInput:\n123×45\n\nResult:\n5535';
+    expect(resultSections('wolfram_alpha', text, false, 'local math').map((s) => s.label)).toEqual(['local math']);
+    expect(resultSections('wolfram_alpha', text, false).map((s) => s.label)).toEqual(['Wolfram|Alpha']);
+  });
 });

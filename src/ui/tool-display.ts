@@ -63,7 +63,7 @@ export function callDisplay(call: ToolCall): CallDisplay {
 }
 
 /** The sections of a result (`content` is the ipython turn's text). */
-export function resultSections(name: string, content: string, isError: boolean): ResultSection[] {
+export function resultSections(name: string, content: string, isError: boolean, source?: string): ResultSection[] {
   const parsed = parseObject(content);
   if (name === 'brave_search' && parsed && Array.isArray(parsed.results)) {
     const sources = parsed.results.flatMap((r) => sourceOf(r));
@@ -74,7 +74,7 @@ export function resultSections(name: string, content: string, isError: boolean):
   }
   if (name === 'wolfram_alpha' && !parsed && !isError) {
     const pods = wolframPods(content);
-    if (pods.length > 0) return [{ label: 'Wolfram|Alpha', text: content, pods }];
+    if (pods.length > 0) return [{ label: source ?? 'Wolfram|Alpha', text: content, pods }];
   }
   if (parsed && name === 'code_interpreter') {
     const out: ResultSection[] = [];

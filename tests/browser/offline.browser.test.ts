@@ -91,7 +91,11 @@ it('with no keys on the server, search and math are answered in the page (local 
   const search = await turn.locator('.tool-card[data-tool="brave_search"] .tool-result').innerText();
   expect(search).toContain('results from local index');
   expect(search).toContain('The capital of Japan is Tokyo.');
-  expect(await turn.locator('.tool-card[data-tool="wolfram_alpha"] .tool-result').innerText()).toContain('d/dx(x^3) = 3 x^2');
+  const math = turn.locator('.tool-card[data-tool="wolfram_alpha"]');
+  expect(await math.locator('.tool-result').innerText()).toContain('d/dx(x^3) = 3 x^2');
+  // The card names who answered: local math, not the service the tool is named after.
+  expect(await math.getAttribute('data-source')).toBe('local math');
+  expect(await math.locator('.tool-result .tool-label').first().textContent()).toBe('local math');
   expect(outside).toEqual([]);
 }, 120_000);
 

@@ -54,10 +54,12 @@ export class ToolCard {
     this.status.textContent = extra ? `${STATUS_TEXT[status]} · ${extra}` : STATUS_TEXT[status];
   }
 
-  setResult(name: string, content: string, isError: boolean, durationMs: number): void {
+  /** `source`: who answered when not the tool's own service ("local math"), shown on the card. */
+  setResult(name: string, content: string, isError: boolean, durationMs: number, source?: string): void {
     this.setStatus(toolOutcome(name, content, isError), formatMs(durationMs));
     this.finished = true;
-    replace(this.result, ...resultSections(name, content, isError).map(section));
+    if (source) this.el.dataset.source = source;
+    replace(this.result, ...resultSections(name, content, isError, source).map(section));
   }
 
   /** The run stopped before this call had a result. */

@@ -98,7 +98,7 @@ export class TurnView {
       } else if (m.role === 'ipython' || m.role === 'tool') {
         const call = waiting.shift(); // none: the loop's answer to an eom without a call
         const result = call && results.get(call.callId);
-        if (call && result) view.cards.get(call.callId)?.setResult(call.name, typeof m.content === 'string' ? m.content : pythonJson(m.content), result.isError, result.durationMs);
+        if (call && result) view.cards.get(call.callId)?.setResult(call.name, typeof m.content === 'string' ? m.content : pythonJson(m.content), result.isError, result.durationMs, result.source);
       }
     }
     view.end(node.reason, true, null);
@@ -132,7 +132,7 @@ export class TurnView {
         this.cards.get(e.callId)?.setStatus('confirming');
         break;
       case 'tool-result':
-        this.cards.get(e.callId)?.setResult(e.name, e.content, e.isError, e.durationMs);
+        this.cards.get(e.callId)?.setResult(e.name, e.content, e.isError, e.durationMs, e.source);
         break;
       case 'error':
         break; // shown by end(), which also knows whether the turn was kept
