@@ -16,6 +16,7 @@ import { MODELS } from '../engine/models';
 import { ChatLibrary } from './chat-library';
 import { ChatSession } from './chat-session';
 import { indexedDbConversationStore, type ConversationStore } from './conversation-store';
+import { indexedDbDocumentStore, type DocumentStore } from './document-store';
 import { h } from './dom';
 import { downloadQuestion, modelHosts } from './download-plan';
 import { effectiveSettings } from './effective-settings';
@@ -52,6 +53,8 @@ export interface ChatPageOptions {
   settings: SettingsStore;
   /** Where conversations are kept (default: IndexedDB). */
   conversations?: ConversationStore;
+  /** Where the user's documents for local search are kept (default: IndexedDB). */
+  documents?: DocumentStore;
   /** Pre-select this model instead of the recommendation (e.g. from `?model=`). */
   initialModel?: string;
 }
@@ -81,7 +84,7 @@ export class ChatPage {
       ask: (id) => this.askDownload(id, downloads),
       diagnose: (id, error) => explainLoadFailure(error, MODELS.find((m) => m.id === id), MODELS),
     });
-    this.tools = new ToolBox({ pyodideBaseUrl: o.pyodideBaseUrl, demoCorpusUrl: `${o.modelsBaseUrl}micro-llama/demo-corpus.json` });
+    this.tools = new ToolBox({ pyodideBaseUrl: o.pyodideBaseUrl, demoCorpusUrl: `${o.modelsBaseUrl}micro-llama/demo-corpus.json`, documentStore: o.documents ?? indexedDbDocumentStore() });
     const dialog = new ConfirmDialog();
     this.session = new ChatSession({
       engine: o.engine,
@@ -109,7 +112,9 @@ export class ChatPage {
       if (this.loader.info) this.tools.warm(s.tools);
       this.showReadiness();
     });
-    this.settingsPanel.el.append(new AllowedToolsView(this.session).el, new LocalDocumentsView((docs) => this.tools.addDocuments(docs)).el);
+    const documents = new LocalDocumentsView(this.tools);
+    this.settingsPanel.el.append(new AllowedToolsView(this.session).el, documents.el);
+    void documents.showRestored();
     const cachePanel = new CachePanel(MODELS, o.modelsBaseUrl, (cached) => this.modelPanel.setCached(completeCachedIds(MODELS, cached, o.modelsBaseUrl)));
     const chats = new ConversationList(this.library);
     this.emptyState = new EmptyState((text) => this.composer.fill(text));

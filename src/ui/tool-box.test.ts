@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { memoryDocumentStore, type DocumentStore } from './document-store';
 import { ToolBox } from './tool-box';
 
 const CORPUS = 'http://page.test/models/micro-llama/demo-corpus.json';
@@ -40,7 +41,7 @@ describe("the page's tool box", () => {
   it("the user's documents join the index; 'local' answers from it without asking the proxy, 'service' only from the proxy", async () => {
     const fetched = staticHost(200);
     const box = new ToolBox({ pyodideBaseUrl: 'http://page.test/pyodide/', demoCorpusUrl: CORPUS });
-    expect(await box.addDocuments([{ title: 'Harbour shop', url: 'file:shop.md', text: 'The harbour shop opens at 9:00.' }])).toBe(1);
+    expect(await box.addDocuments([{ title: 'Harbour shop', url: 'file:shop.md', text: 'The harbour shop opens at 9:00.' }])).toEqual({ total: 1, kept: false });
     const [local] = box.tools(ON, '/api/tools/', 'local');
     expect(local!.needsConfirmation).toBe(false);
     expect(await local!.execute({ query: 'harbour shop opens' }, { signal: signal() })).toMatchObject({ results: [{ url: 'file:shop.md' }] });
@@ -53,5 +54,48 @@ describe("the page's tool box", () => {
     staticHost(200);
     const [search] = new ToolBox({ pyodideBaseUrl: 'http://page.test/pyodide/' }).tools(ON, '/api/tools/');
     await expect(search!.execute({ query: 'capital of Japan' }, { signal: signal() })).rejects.toThrow(/the tool proxy is not available \(HTTP 404/);
+  });
+
+  it("the user's documents are kept across reloads (a new tool box over the same store) until forgotten", async () => {
+    const fetched = staticHost(200);
+    const store = memoryDocumentStore();
+    const shop = { title: 'Harbour shop', url: 'file:shop.md', text: 'The harbour shop opens at 9:00.' };
+    const first = new ToolBox({ pyodideBaseUrl: 'http://page.test/pyodide/', demoCorpusUrl: CORPUS, documentStore: store });
+    expect(await first.restoredDocuments()).toEqual({ total: 0, unreadable: 0 });
+    expect(fetched).toEqual([]); // nothing stored: the corpus waits for the first search
+    expect(await first.addDocuments([shop])).toEqual({ total: 1, kept: true });
+
+    const reloaded = new ToolBox({ pyodideBaseUrl: 'http://page.test/pyodide/', demoCorpusUrl: CORPUS, documentStore: store });
+    expect(await reloaded.restoredDocuments()).toEqual({ total: 1, unreadable: 0 });
+    const [search] = reloaded.tools(ON, '/api/tools/', 'local');
+    expect(await search!.execute({ query: 'harbour shop opens' }, { signal: signal() })).toMatchObject({ results: [{ url: 'file:shop.md' }] });
+
+    await reloaded.forgetDocuments();
+    expect(await store.all()).toEqual({ documents: [], unreadable: 0 });
+    const [after] = reloaded.tools(ON, '/api/tools/', 'local');
+    expect(await after!.execute({ query: 'harbour shop opens' }, { signal: signal() })).toMatchObject({ results: [] });
+    expect(await after!.execute({ query: 'capital of Japan' }, { signal: signal() })).toMatchObject({ results: [{ url: 'https://en.wikipedia.org/wiki/Japan' }] });
+  });
+
+  it('storage that fails keeps the documents for this page and says why; a store that will not open leaves the demo corpus', async () => {
+    staticHost(200);
+    const broken: DocumentStore = {
+      all: async () => Promise.reject(new Error('this browser would not open its storage (IndexedDB): denied')),
+      put: async () => Promise.reject(new Error('this browser would not open its storage (IndexedDB): denied')),
+      clear: async () => {},
+    };
+    const box = new ToolBox({ pyodideBaseUrl: 'http://page.test/pyodide/', demoCorpusUrl: CORPUS, documentStore: broken });
+    const added = await box.addDocuments([{ title: 'Harbour shop', url: 'file:shop.md', text: 'The harbour shop opens at 9:00.' }]);
+    expect(added).toEqual({ total: 1, kept: false, why: 'this browser would not open its storage (IndexedDB): denied' });
+    const [search] = box.tools(ON, '/api/tools/', 'local');
+    expect(await search!.execute({ query: 'capital of Japan' }, { signal: signal() })).toMatchObject({ results: [{ description: 'The capital of Japan is Tokyo.' }] });
+  });
+
+  it('a stored record that is not a document is counted, never searched', async () => {
+    staticHost(200);
+    const store = memoryDocumentStore();
+    await store.put([{ title: 'Harbour shop', url: 'file:shop.md', text: 'The harbour shop opens at 9:00.' }, { title: 7, url: 'file:bad.md', text: null } as never]);
+    const box = new ToolBox({ pyodideBaseUrl: 'http://page.test/pyodide/', demoCorpusUrl: CORPUS, documentStore: store });
+    expect(await box.restoredDocuments()).toEqual({ total: 1, unreadable: 1 });
   });
 });

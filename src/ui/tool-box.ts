@@ -17,6 +17,7 @@ import { LocalSearchIndex, type LocalDocument } from '../tools/local-search';
 import type { ToolProvider } from '../tools/tool-provider';
 import type { Tool } from '../tools/tool';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
+import type { DocumentStore } from './document-store';
 import type { BuiltinToolId } from './settings';
 
 export interface ToolBoxOptions {
@@ -26,6 +27,16 @@ export interface ToolBoxOptions {
   container?: HTMLElement;
   /** The local index's bundled documents (models/micro-llama/demo-corpus.json); without it no local providers. */
   demoCorpusUrl?: string;
+  /** Keeps the user's documents across reloads (the chat page: IndexedDB); without it they live for the page's life. */
+  documentStore?: DocumentStore;
+}
+
+/** What adding documents did: how many of the user's the index holds, and whether they were kept for later visits. */
+export interface AddedDocuments {
+  total: number;
+  /** True: stored on this device (documentStore); false: for this page only, `why` says why when storing failed. */
+  kept: boolean;
+  why?: string;
 }
 
 export class ToolBox {
@@ -78,19 +89,53 @@ export class ToolBox {
     this.sandbox = null;
   }
 
-  /** The user's own documents join the local index (kept for this page's life); returns how many it holds of theirs. */
-  async addDocuments(documents: readonly LocalDocument[]): Promise<number> {
+  /** The user's own documents join the local index, and the store when there is one. */
+  async addDocuments(documents: readonly LocalDocument[]): Promise<AddedDocuments> {
     (await this.loadLocalIndex()).add(documents);
     for (const d of documents) this.ownUrls.add(d.url);
-    return this.ownUrls.size;
+    const store = this.o.documentStore;
+    if (!store) return { total: this.ownUrls.size, kept: false };
+    try {
+      await store.put(documents);
+      return { total: this.ownUrls.size, kept: true };
+    } catch (e) {
+      return { total: this.ownUrls.size, kept: false, why: e instanceof Error ? e.message : String(e) };
+    }
   }
 
-  /** Fetched once; a failed fetch is retried on the next search. */
+  /** The user's documents kept from earlier visits, now in the index: how many, and how many records could not be read. */
+  async restoredDocuments(): Promise<{ total: number; unreadable: number }> {
+    // Nothing stored: the demo corpus is not fetched until the first search.
+    const stored = await this.o.documentStore?.all().catch(() => undefined);
+    if (!stored || stored.documents.length + stored.unreadable === 0) return { total: this.ownUrls.size, unreadable: 0 };
+    await this.loadLocalIndex();
+    return { total: this.ownUrls.size, unreadable: this.unreadableDocuments };
+  }
+
+  /** Removes the user's documents from the index and from the store; the demo corpus stays. */
+  async forgetDocuments(): Promise<void> {
+    await this.o.documentStore?.clear();
+    this.ownUrls.clear();
+    this.unreadableDocuments = 0;
+    this.localIndex = null;
+  }
+
+  private unreadableDocuments = 0;
+
+  /** The demo corpus (fetched once; a failed fetch is retried on the next search) and the stored documents. */
   private loadLocalIndex(): Promise<LocalSearchIndex> {
     this.localIndex ??= fetch(this.o.demoCorpusUrl!)
       .then(async (r) => {
         if (!r.ok) throw new Error(`the local index's documents are missing (HTTP ${r.status} for ${this.o.demoCorpusUrl})`);
-        return new LocalSearchIndex((await r.json()) as LocalDocument[]);
+        const index = new LocalSearchIndex((await r.json()) as LocalDocument[]);
+        // Storage that will not open leaves the demo corpus searchable: the user's documents are then missing, not the index.
+        const stored = await this.o.documentStore?.all().catch(() => undefined);
+        if (stored) {
+          index.add(stored.documents);
+          for (const d of stored.documents) this.ownUrls.add(d.url);
+          this.unreadableDocuments = stored.unreadable;
+        }
+        return index;
       })
       .catch((e: unknown) => {
         this.localIndex = null;

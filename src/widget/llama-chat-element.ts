@@ -113,7 +113,7 @@ export class LlamaChatElement extends HTMLElement {
    */
   async addDocuments(documents: LocalDocument[]): Promise<number> {
     this.pendingDocuments.push(...documents);
-    return this.toolBox ? this.toolBox.addDocuments(this.pendingDocuments.splice(0)) : this.pendingDocuments.length;
+    return this.toolBox ? (await this.toolBox.addDocuments(this.pendingDocuments.splice(0))).total : this.pendingDocuments.length;
   }
 
   /** Registers a host tool the model can call (validated now; throws CustomToolDefinitionError). */

@@ -105,6 +105,7 @@ it("the user's own files join the local index; with 'This device only' search an
     { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([137, 80, 78, 71]) },
   ]);
   await page.waitForFunction(() => /^Added 1 file \(skipped 1/.test(document.querySelector('.local-doc-status')?.textContent ?? ''));
+  expect(await page.locator('.local-doc-status').textContent()).toMatch(/1 document part of yours in the local index \(kept on this device\)\.$/);
   await page.selectOption('.settings-panel select[name="searchAndMath"]', 'local');
   await page.evaluate(
     (ids) => window.llamaTest!.forceNextRun(ids),
@@ -117,6 +118,19 @@ it("the user's own files join the local index; with 'This device only' search an
   const card = await page.locator('.turn').last().locator('.tool-card[data-tool="brave_search"] .tool-result').innerText();
   expect(card).toContain('results from local index');
   expect(card).toContain('The harbour shop opens at 9:00 and closes at 17:00.');
+  expect(outside).toEqual([]);
+}, 120_000);
+
+it("the user's documents are still there after a reload, until 'Forget my documents'", async () => {
+  const status = () => page.locator('.local-doc-status').textContent();
+  await page.reload();
+  await page.waitForFunction(() => /kept on this device from earlier visits/.test(document.querySelector('.local-doc-status')?.textContent ?? ''));
+  expect(await status()).toBe('1 document part of yours kept on this device from earlier visits.');
+  await page.click('.local-doc-forget');
+  await page.waitForFunction(() => /removed from this device/.test(document.querySelector('.local-doc-status')?.textContent ?? ''));
+  await page.reload();
+  await page.waitForSelector('.local-doc-status');
+  expect(await status()).toMatch(/^Search answers from the demo corpus/);
   expect(outside).toEqual([]);
 }, 120_000);
 
