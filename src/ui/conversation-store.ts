@@ -7,8 +7,8 @@
  * failure to open IndexedDB (private mode, a denied quota) rejects each call with an Error saying so,
  * and the page keeps working without persistence.
  */
-import { openDB, type IDBPDatabase } from 'idb';
 import { parseStoredConversation, type StoredConversation } from './stored-conversation';
+import { lazyDatabase } from './idb-database';
 
 export interface ConversationSummary {
   id: string;
@@ -41,16 +41,7 @@ function summarize(value: unknown): ConversationSummary {
 const newestFirst = (a: ConversationSummary, b: ConversationSummary) => b.updatedAt - a.updatedAt;
 
 export function indexedDbConversationStore(name = 'llama-agent'): ConversationStore {
-  let db: Promise<IDBPDatabase> | null = null;
-  const open = () =>
-    (db ??= openDB(name, 1, {
-      upgrade(database) {
-        database.createObjectStore(STORE, { keyPath: 'id' });
-      },
-    }).catch((e: unknown) => {
-      db = null;
-      throw new Error(`this browser would not open its storage (IndexedDB): ${e instanceof Error ? e.message : String(e)}`);
-    }));
+  const open = lazyDatabase(name, STORE, 'id');
   return {
     async list() {
       return ((await (await open()).getAll(STORE)) as unknown[]).map(summarize).sort(newestFirst);

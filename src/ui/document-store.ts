@@ -7,8 +7,8 @@
  * that is not {title, url, text} strings is counted as unreadable, never returned; a failure to open
  * IndexedDB rejects with an Error saying so (the documents then live for the page's life only).
  */
-import { openDB, type IDBPDatabase } from 'idb';
 import type { LocalDocument } from '../tools/local-search';
+import { lazyDatabase } from './idb-database';
 
 export interface StoredDocuments {
   documents: LocalDocument[];
@@ -36,16 +36,7 @@ function read(records: readonly unknown[]): StoredDocuments {
 const copy = (d: LocalDocument): LocalDocument => ({ title: d.title, url: d.url, text: d.text });
 
 export function indexedDbDocumentStore(name = 'llama-agent-documents'): DocumentStore {
-  let db: Promise<IDBPDatabase> | null = null;
-  const open = () =>
-    (db ??= openDB(name, 1, {
-      upgrade(database) {
-        database.createObjectStore(STORE, { keyPath: 'url' });
-      },
-    }).catch((e: unknown) => {
-      db = null;
-      throw new Error(`this browser would not open its storage (IndexedDB): ${e instanceof Error ? e.message : String(e)}`);
-    }));
+  const open = lazyDatabase(name, STORE, 'url');
   return {
     async all() {
       return read((await (await open()).getAll(STORE)) as unknown[]);
