@@ -5,15 +5,16 @@
  * (greedy) picks the tool, the real loop runs it, and the answer holds the right value. Any fetch fails
  * the test.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OFFLINE_CASES, OFFLINE_DATE } from '../../scripts/micro-llama/offline-cases';
 import { NodePythonSandbox } from '../../tests/support/node-python-sandbox';
 import { createNodeEngine } from '../../worker/create-node-engine';
-import { DEMO_CORPUS_PATH, localSearchIndex } from '../cli/node-tools';
+import { localSearchIndex } from '../cli/node-tools';
 import { MODELS } from '../engine/models';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import { braveSearchTool } from '../tools/brave-search';
 import { codeInterpreterTool } from '../tools/code-interpreter';
+import { WIDGET_DEMO_TOOL } from '../../scripts/micro-llama/widget-demo-tool';
 import { defineCustomTool } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
@@ -31,27 +32,15 @@ const noNetwork = (async (url: RequestInfo | URL) => {
 }) as typeof fetch;
 
 /** The widget demo's host tool, as src/widget/demo.html registers it. */
-const openingHours = defineCustomTool({
-  name: 'get_opening_hours',
-  description: 'Opening hours of the bakery on a given weekday',
-  parameters: { type: 'object', properties: { day: { type: 'string', description: 'Weekday, e.g. Monday' } }, required: ['day'] },
-  readOnly: true,
-  execute: ({ day }: Record<string, unknown>) => ({ day, open: '07:00', close: day === 'Sunday' ? '12:00' : '18:00' }),
-});
+const openingHours = defineCustomTool(WIDGET_DEMO_TOOL);
 
 const index = localSearchIndex();
+const widgetTools: Tool[] = [codeInterpreterTool(sandbox), openingHours];
 const builtins: Tool[] = [
   braveSearchTool({ provider: 'local', localIndex: async () => index, fetch: noNetwork }),
   wolframAlphaTool({ provider: 'local', localMath: true, fetch: noNetwork }),
   codeInterpreterTool(sandbox),
 ];
-
-/** The demo corpus's figure for a population question (its "(demo figure)" document). */
-function demoPopulation(city: string): string {
-  const docs = JSON.parse(readFileSync(DEMO_CORPUS_PATH, 'utf8')) as Array<{ title: string; text: string }>;
-  const doc = docs.find((d) => d.title === `${city} population (demo figure)`)!;
-  return /is ([\d,]+)/.exec(doc.text)![1]!;
-}
 
 beforeAll(async () => {
   await Promise.all([engine.load(MICRO.id), sandbox.warm()]);
@@ -63,7 +52,7 @@ afterAll(async () => {
 async function ask(question: string, tools: Tool[]) {
   const events = await collect(runAgent({
     engine, tokenizer, tools, model: engine.model,
-    conversation: { date: '2026-08-11', messages: [{ role: 'user', content: question }] },
+    conversation: { date: OFFLINE_DATE, messages: [{ role: 'user', content: question }] },
     sampling: { temperature: 0 },
     confirm: async () => true,
   }));
@@ -71,30 +60,9 @@ async function ask(question: string, tools: Tool[]) {
   return { calls: ofType(events, 'tool-call').map((e) => e.call), answer: ofType(events, 'step-finish').at(-1)!.content, reason: finish.reason };
 }
 
-interface OfflineCase {
-  question: string;
-  /** The tool the model must call (by name), or null for a direct answer. */
-  tool: string | null;
-  answer: () => readonly string[];
-  tools?: Tool[];
-}
-
-const CASES: Record<string, OfflineCase> = {
-  'capital (local index)': { question: 'What is the capital of Japan?', tool: 'brave_search', answer: () => ['Tokyo'] },
-  'population (local index, a demo figure)': { question: 'What is the population of Tokyo?', tool: 'brave_search', answer: () => [demoPopulation('Tokyo')] },
-  'arithmetic (local math)': { question: 'What is 123 * 45?', tool: 'wolfram_alpha', answer: () => ['5535'] },
-  'derivative (local math)': { question: 'What is the derivative of x^3?', tool: 'wolfram_alpha', answer: () => ['3 x^2'] },
-  'Python (Pyodide)': { question: 'Use Python to add up the numbers from 1 to 100.', tool: 'code_interpreter', answer: () => ['5050'] },
-  "today's date (no tool)": { question: "What is today's date?", tool: null, answer: () => ['11 August 2026'] },
-  'small talk (no tool)': { question: 'Hello!', tool: null, answer: () => [] },
-  "the widget demo's get_opening_hours (a host tool)": {
-    question: 'When are you open on Monday?', tool: 'get_opening_hours', answer: () => ['07:00', '18:00'], tools: [codeInterpreterTool(sandbox), openingHours],
-  },
-};
-
 describe('the offline demo in Node: every topic unforced, no key, no network', () => {
-  it.each(Object.entries(CASES))('%s', async (_, c) => {
-    const r = await ask(c.question, c.tools ?? builtins);
+  it.each(OFFLINE_CASES.map((c) => [c.name, c] as const))('%s', async (_, c) => {
+    const r = await ask(c.question, c.tools === 'widget' ? widgetTools : builtins);
     expect(r.calls.map((call) => call.name)).toEqual(c.tool === null ? [] : [c.tool]);
     expect(r.reason).toBe('done');
     expect(r.answer.trim()).not.toBe('');

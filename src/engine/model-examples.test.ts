@@ -16,7 +16,10 @@ describe('model examples', () => {
     const searchOnly = examplesFor(MODEL_EXAMPLES, micro, (t) => t === 'brave_search');
     expect(searchOnly.length).toBeGreaterThan(0);
     expect(searchOnly.every((e) => e.tools.every((t) => t === 'brave_search'))).toBe(true);
-    expect(examplesFor(MODEL_EXAMPLES, micro, () => false)).toEqual([]);
+    // With every tool off, only the questions it answers directly (today's date, small talk).
+    const none = examplesFor(MODEL_EXAMPLES, micro, () => false);
+    expect(none.map((e) => e.text)).toEqual(["What is today's date?", 'Hello!']);
+    expect(none.every((e) => e.tools.length === 0)).toBe(true);
   });
 
   it('a real model falls back to the defaults; with tools off it still has a question that needs none', () => {

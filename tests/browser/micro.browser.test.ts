@@ -1,11 +1,10 @@
 /** The micro model, unforced, on WASM through the engine worker (see micro-suite.ts). */
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
 import { ofType } from '../../src/agent/collect-events';
 import { MICRO_E2E_RENDER_OPTIONS } from '../../scripts/micro-llama/e2e-cases';
-import { DEMO_CORPUS_PATH } from '../../src/cli/node-tools';
+import { OFFLINE_CASES, OFFLINE_DATE } from '../../scripts/micro-llama/offline-cases';
 import { askAndCheck, microPage } from './micro-suite';
 
 describe('WASM', () => {
@@ -19,26 +18,12 @@ describe('WASM', () => {
 
   // The offline demo's topics: no proxy asked (the page's own local index, mathjs, the sandbox, a host
   // tool), every request of the page watched; the model decides, calls, reads and answers.
-  const demoPopulation = (city: string) => {
-    const docs = JSON.parse(readFileSync(DEMO_CORPUS_PATH, 'utf8')) as Array<{ title: string; text: string }>;
-    return /is ([\d,]+)/.exec(docs.find((d) => d.title === `${city} population (demo figure)`)!.text)![1]!;
-  };
-  const offline: Array<[string, string, 'local' | 'widget', string | null, () => string[]]> = [
-    ['capital (local index)', 'What is the capital of Japan?', 'local', 'brave_search', () => ['Tokyo']],
-    ['population (local index, a demo figure)', 'What is the population of Tokyo?', 'local', 'brave_search', () => [demoPopulation('Tokyo')]],
-    ['arithmetic (local math)', 'What is 123 * 45?', 'local', 'wolfram_alpha', () => ['5535']],
-    ['derivative (local math)', 'What is the derivative of x^3?', 'local', 'wolfram_alpha', () => ['3 x^2']],
-    ['Python (the sandbox)', 'Use Python to add up the numbers from 1 to 100.', 'local', 'code_interpreter', () => ['5050']],
-    ["today's date (no tool)", "What is today's date?", 'local', null, () => ['11 August 2026']],
-    ['small talk (no tool)', 'Hello!', 'local', null, () => []],
-    ["the widget demo's get_opening_hours (a host tool)", 'When are you open on Monday?', 'widget', 'get_opening_hours', () => ['07:00', '18:00']],
-  ];
-  for (const [name, question, tools, tool, answer] of offline) {
+  for (const { name, question, tools, tool, answer } of OFFLINE_CASES) {
     it(`offline: ${name}, unforced`, async () => {
       const asked: string[] = [];
       const watch = (r: { url(): string }) => void (r.url().includes('/api/') && asked.push(r.url()));
       opened.page.on('request', watch);
-      const events: AgentEvent[] = await opened.page.evaluate(({ q, date, tools }) => window.ask(q, date, tools), { q: question, date: MICRO_E2E_RENDER_OPTIONS.date as string, tools });
+      const events: AgentEvent[] = await opened.page.evaluate(({ q, date, tools }) => window.ask(q, date, tools), { q: question, date: OFFLINE_DATE, tools });
       opened.page.off('request', watch);
       expect(ofType(events, 'tool-call').map((e) => e.call.name)).toEqual(tool === null ? [] : [tool]);
       for (const r of ofType(events, 'tool-result')) expect(r.isError, r.content).toBe(false);

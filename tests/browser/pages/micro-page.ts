@@ -7,6 +7,7 @@ import { PyodideSandbox } from '../../../src/sandbox/pyodide-sandbox';
 import { braveSearchTool } from '../../../src/tools/brave-search';
 import { LocalSearchIndex, type LocalDocument } from '../../../src/tools/local-search';
 import { codeInterpreterTool } from '../../../src/tools/code-interpreter';
+import { WIDGET_DEMO_TOOL } from '../../../scripts/micro-llama/widget-demo-tool';
 import { defineCustomTool } from '../../../src/tools/custom-tool';
 import { wolframAlphaTool } from '../../../src/tools/wolfram-alpha';
 
@@ -29,13 +30,7 @@ const localIndex = () => (index ??= fetch('/models/micro-llama/demo-corpus.json'
 const localTools = [braveSearchTool({ provider: 'local', localIndex }), wolframAlphaTool({ provider: 'local', localMath: true }), python];
 
 // The widget demo's host tool, as src/widget/demo.html registers it, beside the code interpreter only (the demo's tools="code_interpreter").
-const openingHours = defineCustomTool({
-  name: 'get_opening_hours',
-  description: 'Opening hours of the bakery on a given weekday',
-  parameters: { type: 'object', properties: { day: { type: 'string', description: 'Weekday, e.g. Monday' } }, required: ['day'] },
-  readOnly: true,
-  execute: ({ day }: Record<string, unknown>) => ({ day, open: '07:00', close: day === 'Sunday' ? '12:00' : '18:00' }),
-});
+const openingHours = defineCustomTool(WIDGET_DEMO_TOOL);
 const widgetTools = [python, openingHours];
 
 /** `local` (or true): search and math answered in the page; `widget`: the widget demo's tools; else the proxy's. */
