@@ -180,7 +180,9 @@ export async function runDialogue(engine: Engine, tokenizer: TextTokenizer, d: D
 function score(ex: Exchange, gens: readonly ParsedOutput[], seenTokens: boolean, transcript: string[]): ExchangeOutcome {
   const first = gens[0];
   const firstCall = first?.toolCalls[0];
-  const toolChoice = first !== undefined && (ex.tool === null ? first.toolCalls.length === 0 : firstCall?.name === ex.tool && firstCall.kind !== 'invalid');
+  // A host tool is chosen by its own name (ex.tool is only the kind, "custom").
+  const toolName = ex.tool === 'custom' ? ex.expectedCall?.name : ex.tool;
+  const toolChoice = first !== undefined && (ex.tool === null ? first.toolCalls.length === 0 : firstCall?.name === toolName && firstCall.kind !== 'invalid');
   const exactCall = first !== undefined && (ex.expectedCall === null
     ? first.toolCalls.length === 0
     : JSON.stringify(first.toolCalls) === JSON.stringify([ex.expectedCall]));
