@@ -182,7 +182,7 @@ function score(ex: Exchange, gens: readonly ParsedOutput[], seenTokens: boolean,
   const firstCall = first?.toolCalls[0];
   // A host tool is chosen by its own name (ex.tool is only the kind, "custom").
   const toolName = ex.tool === 'custom' ? ex.expectedCall?.name : ex.tool;
-  const toolChoice = first !== undefined && (ex.tool === null ? first.toolCalls.length === 0 : firstCall?.name === toolName && firstCall.kind !== 'invalid');
+  const toolChoice = first !== undefined && (ex.tool === null ? first.toolCalls.length === 0 : firstCall !== undefined && firstCall.name === toolName && firstCall.kind !== 'invalid');
   const exactCall = first !== undefined && (ex.expectedCall === null
     ? first.toolCalls.length === 0
     : JSON.stringify(first.toolCalls) === JSON.stringify([ex.expectedCall]));
