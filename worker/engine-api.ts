@@ -14,8 +14,17 @@ export function engineApi(engine: Engine, setConfig: (config: EngineConfig) => v
     capabilities: () => engine.capabilities(),
     async load(model, options, onProgress, signalPort) {
       const { signal, close } = signalFromPort(signalPort);
+      let last: Promise<unknown> = Promise.resolve();
+      const report = onProgress
+        ? (p: Parameters<typeof onProgress>[0]) => {
+            last = Promise.resolve(onProgress(p) as unknown).catch(() => {});
+          }
+        : undefined;
       try {
-        return await engine.load(model, options, onProgress ? (p) => void Promise.resolve(onProgress(p) as unknown).catch(() => {}) : undefined, signal);
+        const info = await engine.load(model, options, report, signal);
+        // Progress travels on the callback's own port: let the last report ("ready") land before the result.
+        await last;
+        return info;
       } finally {
         close();
       }
