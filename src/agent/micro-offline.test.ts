@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFLINE_CASES, OFFLINE_DATE } from '../../scripts/micro-llama/offline-cases';
+import { buildMicroModel } from '../../scripts/setup/micro-model';
 import { NodePythonSandbox } from '../../tests/support/node-python-sandbox';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import { localSearchIndex } from '../cli/node-tools';
@@ -37,6 +38,7 @@ const builtins: Tool[] = [
 ];
 
 beforeAll(async () => {
+  await buildMicroModel(); // expanded from the committed artifact, whatever a training run left in models/
   await Promise.all([engine.load(MICRO.id), sandbox.warm()]);
 }, 120_000);
 afterAll(async () => {
