@@ -17,7 +17,7 @@ import { LocalSearchIndex, type LocalDocument } from '../tools/local-search';
 import type { ToolProvider } from '../tools/tool-provider';
 import type { Tool } from '../tools/tool';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
-import type { DocumentStore } from './document-store';
+import type { DocumentStore, StoredDocuments } from './document-store';
 import type { BuiltinToolId } from './settings';
 
 export interface ToolBoxOptions {
@@ -106,7 +106,7 @@ export class ToolBox {
   /** The user's documents kept from earlier visits, now in the index: how many, and how many records could not be read. */
   async restoredDocuments(): Promise<{ total: number; unreadable: number }> {
     // Nothing stored: the demo corpus is not fetched until the first search.
-    const stored = await this.o.documentStore?.all().catch(() => undefined);
+    const stored = await this.readStored();
     if (!stored || stored.documents.length + stored.unreadable === 0) return { total: this.ownUrls.size, unreadable: 0 };
     await this.loadLocalIndex();
     return { total: this.ownUrls.size, unreadable: this.unreadableDocuments };
@@ -117,10 +117,18 @@ export class ToolBox {
     await this.o.documentStore?.clear();
     this.ownUrls.clear();
     this.unreadableDocuments = 0;
+    this.stored = null;
     this.localIndex = null;
   }
 
   private unreadableDocuments = 0;
+  private stored: Promise<StoredDocuments | undefined> | null = null;
+
+  /** The store's documents, read once per index (restoredDocuments and the index share the read); undefined when it will not open. */
+  private readStored(): Promise<StoredDocuments | undefined> {
+    this.stored ??= this.o.documentStore ? this.o.documentStore.all().catch(() => undefined) : Promise.resolve(undefined);
+    return this.stored;
+  }
 
   /** The demo corpus (fetched once; a failed fetch is retried on the next search) and the stored documents. */
   private loadLocalIndex(): Promise<LocalSearchIndex> {
@@ -129,7 +137,7 @@ export class ToolBox {
         if (!r.ok) throw new Error(`the local index's documents are missing (HTTP ${r.status} for ${this.o.demoCorpusUrl})`);
         const index = new LocalSearchIndex((await r.json()) as LocalDocument[]);
         // Storage that will not open leaves the demo corpus searchable: the user's documents are then missing, not the index.
-        const stored = await this.o.documentStore?.all().catch(() => undefined);
+        const stored = await this.readStored();
         if (stored) {
           index.add(stored.documents);
           for (const d of stored.documents) this.ownUrls.add(d.url);
