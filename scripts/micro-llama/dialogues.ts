@@ -384,7 +384,6 @@ export function searchExchange(
   made: { city?: City; country?: Country; local?: boolean } = {},
 ): Exchange {
   const year = rng.int(2019, 2025);
-  const searchResponse = (r: Rng, query: string, answer: SearchResult, distractors: readonly SearchResult[]) => respond(r, query, answer, distractors, made.local ?? false);
   if (category === 'population' && ALL_COUNTRIES.some((c) => c.name === subject)) return countryPopulationExchange(rng, countryOf(subject), q, year, made.local ?? false);
   if (category === 'population') {
     const city = made.city ?? cityOf(subject);
@@ -399,7 +398,7 @@ export function searchExchange(
     const query = `population of ${city.name}`;
     const answer = fill(rng.pick(['The population of {city} is {pop}.', 'According to the search results, {city} has a population of {pop}.', 'The latest estimate for {city} is {pop} people.']), v);
     const distractors = cityDistractors(city).filter((d) => d.title !== answerResult.title);
-    return { ...base, category, question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [pop] };
+    return { ...base, category, question: q, ...builtin('brave_search', query), result: respond(rng, query, answerResult, distractors, made.local ?? false), answer, values: [pop] };
   }
   if (category === 'weather') {
     const city = made.city ?? cityOf(subject);
@@ -417,7 +416,7 @@ export function searchExchange(
     ];
     const query = `weather in ${city.name}`;
     const answer = fill(rng.pick(['Right now in {city} it is {temp} and {cond}.', 'The current weather in {city}: {temp} and {cond}.', 'In {city} it is {temp} at the moment, {cond}.']), v);
-    return { ...base, category, question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [v.temp, v.cond] };
+    return { ...base, category, question: q, ...builtin('brave_search', query), result: respond(rng, query, answerResult, distractors, made.local ?? false), answer, values: [v.temp, v.cond] };
   }
   const country = made.country ?? countryOf(subject);
   const v = { country: country.name, capital: country.capital, Country: capitalize(country.name) };
@@ -434,12 +433,11 @@ export function searchExchange(
   ];
   const query = `capital of ${country.name}`;
   const answer = fill(rng.pick(['The capital of {country} is {capital}.', 'According to the search results, the capital of {country} is {capital}.']), v);
-  return { ...base, category, question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [country.capital] };
+  return { ...base, category, question: q, ...builtin('brave_search', query), result: respond(rng, query, answerResult, distractors, made.local ?? false), answer, values: [country.capital] };
 }
 
 /** A population question about a country (training only: a second role for every country's name). */
 function countryPopulationExchange(rng: Rng, country: Country, q: string, year: number, local: boolean): Exchange {
-  const searchResponse = (r: Rng, query: string, answer: SearchResult, distractors: readonly SearchResult[]) => respond(r, query, answer, distractors, local);
   const pop = withCommas(rng.logInt(300_000, 150_000_000));
   const v = { city: country.name, Country: capitalize(country.name), pop, year };
   const answerResult: SearchResult = rng.pick([
@@ -454,7 +452,7 @@ function countryPopulationExchange(rng: Rng, country: Country, q: string, year: 
   ];
   const query = `population of ${country.name}`;
   const answer = fill(rng.pick(['The population of {city} is {pop}.', 'According to the search results, {city} has a population of {pop}.', 'The latest estimate for {city} is {pop} people.']), v);
-  return { ...base, category: 'population', question: q, ...builtin('brave_search', query), result: { ...searchResponse(rng, query, answerResult, distractors) }, answer, values: [pop] };
+  return { ...base, category: 'population', question: q, ...builtin('brave_search', query), result: respond(rng, query, answerResult, distractors, local), answer, values: [pop] };
 }
 
 export function capitalize(s: string): string {
