@@ -1,7 +1,8 @@
 #!/bin/sh
 # The current training configuration (run 12), corpus → training → evaluation, writing models/micro-llama/weights.bin
 # and manifest.json. The committed artifact is run 7's: a checkout of commit 99087fa reproduces it. See README.md in
-# this folder. Run from anywhere; ~90 min on 2 cores (run 11: 85 min of training, 15,000 steps before the 100-min cap; run 12 the same schedule).
+# this folder. Run from anywhere; ~90 min on 2 cores (run 11: 85 min of training, 15,000 steps before the 100-min cap).
+# Run 12 used this corpus with `--minutes 85 --threads 2` on a machine ~2.6x slower per core (8,009 steps; README.md).
 set -eu
 cd "$(dirname "$0")/../../.."
 OUT=models/micro-llama/train/out
