@@ -25,7 +25,8 @@ export const CORPUS_DIALOGUES = 40_000;
  * The options of the training corpus. Date questions are drawn 3× as often as in the evaluation sets
  * (run 7): copying the month from the system block's "Today Date:" line (up to ~900 tokens back) was
  * the one skill runs 5 and 6 did not learn at the default weight. Host-tool questions are 30 of 142.5
- * (~21% of first questions) since run 12: at 10 (~8%) run 11 learned them to 0.76, its one miss.
+ * (~21% of first questions) since run 12: at 10 (~8%) run 11 learned them to 0.76, its one miss (run 12,
+ * 8,009 steps at 30: 0.75, not adopted; train/README.md).
  */
 export const TRAIN_OPTIONS: DialogueOptions = {
   mode: 'train',

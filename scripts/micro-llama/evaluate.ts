@@ -4,6 +4,10 @@
  * generate → parse → the tool's result synthesized from the world → append → continue.
  *
  *   npx tsx scripts/micro-llama/evaluate.ts [--dialogues N] [--sets a,b] [--write-manifest] [--show-failures K] [--sweep]
+ *   npx tsx scripts/micro-llama/evaluate.ts --sets customTools --probe-seed 5001 --show-failures 20
+ *
+ * `--probe-seed S` draws each set's dialogues from seed S instead of the set's own: a fresh sample of the
+ * same distribution, for reading failures without reading an evaluation set (never written to a manifest).
  *
  * Sets (fixed seeds, none the corpus seed; see dialogues.ts SplitMode): in-distribution (training
  * phrasings and subjects, fresh values and dates), test (the test split's phrasings and subjects: the
@@ -277,22 +281,23 @@ export async function evaluate(
   engine: Engine,
   tokenizer: TextTokenizer,
   ids: CorpusIds,
-  o: { count: number; sets: readonly string[]; showFailures?: number; log?: (line: string) => void },
+  o: { count: number; sets: readonly string[]; showFailures?: number; probeSeed?: number; log?: (line: string) => void },
 ): Promise<Record<string, SetResult>> {
   const results: Record<string, SetResult> = {};
   for (const set of evalSets().filter((s) => o.sets.includes(s.name))) {
-    const rng = new Rng(set.seed);
+    const seed = o.probeSeed ?? set.seed;
+    const rng = new Rng(seed);
     const n = Math.ceil(o.count * set.share);
     const outcomes: ExchangeOutcome[] = [];
     for (let i = 0; i < n; i++) outcomes.push(...(await runDialogue(engine, tokenizer, generateDialogue(rng, set.options), ids)));
     const table = accuracyTable(outcomes, set.name !== 'inDistribution');
     const categories = categoryTable(outcomes);
-    o.log?.(`\n${formatTable(`${set.name}: ${n} dialogues, ${outcomes.length} exchanges`, table)}`);
+    o.log?.(`\n${formatTable(`${set.name}${o.probeSeed === undefined ? '' : ` (probe seed ${seed})`}: ${n} dialogues, ${outcomes.length} exchanges`, table)}`);
     o.log?.(formatTable('  by category', categories));
     for (const f of outcomes.filter((x) => !x.fullLoop).slice(0, o.showFailures ?? 0)) {
       o.log?.(`\n[${f.category}${f.seenTokens ? '' : ', unseen tokens'}]\n${f.transcript.join('\n')}`);
     }
-    results[set.name] = { seed: set.seed, dialogues: n, exchanges: outcomes.length, table, categories };
+    results[set.name] = { seed, dialogues: n, exchanges: outcomes.length, table, categories };
   }
   return results;
 }
@@ -333,6 +338,10 @@ async function main(): Promise<void> {
   const count = Number(arg('dialogues', '200'));
   const showFailures = Number(arg('show-failures', '0'));
   const sets = arg('sets', 'inDistribution,test,heldOut,heldOutEntities,newNames,customTools,afterError').split(',');
+  const probeSeed = process.argv.includes('--probe-seed') ? Number(arg('probe-seed', 'NaN')) : undefined;
+  if (probeSeed !== undefined && !Number.isInteger(probeSeed)) throw new Error('--probe-seed needs an integer');
+  if (probeSeed !== undefined && evalSets().some((s) => s.seed === probeSeed)) throw new Error(`--probe-seed ${probeSeed} is an evaluation set's own seed`);
+  if (probeSeed !== undefined && process.argv.includes('--write-manifest')) throw new Error('--probe-seed results are never written to the manifest');
   const t0 = performance.now();
   await buildMicroModel();
   const artifact = await readMicroArtifact();
@@ -349,7 +358,7 @@ async function main(): Promise<void> {
     await engine.unload();
     return;
   }
-  const results = await evaluate(engine, tokenizer, ids, { count, sets, showFailures, log: console.log });
+  const results = await evaluate(engine, tokenizer, ids, { count, sets, showFailures, probeSeed, log: console.log });
   await engine.unload();
   const minutes = (performance.now() - t0) / 60_000;
   console.log(`\nevaluated in ${minutes.toFixed(1)} min`);
