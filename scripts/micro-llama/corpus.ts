@@ -30,13 +30,15 @@ export const CORPUS_DIALOGUES = 40_000;
  */
 export const TRAIN_OPTIONS: DialogueOptions = {
   mode: 'train',
-  weights: { date: 12, custom: 30 },
+  // Run 13: host tools weighted 20, half of them with made-up tool and parameter names (customRenameRate).
+  weights: { date: 12, custom: 20 },
   // Run 9 (issue 14): every failure the runtime can produce, host tools, local-index results. Made-up names
   // (syntheticRate) are off since run 11: an unseen name's ids have no embedding row to copy (train/README.md).
   errorRate: 0.1,
   syntheticRate: 0,
   localIndexRate: 0.3,
   unusedToolsRate: 0.08,
+  customRenameRate: 0.5,
 };
 
 export interface TrainingExample {

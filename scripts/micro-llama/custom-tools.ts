@@ -26,8 +26,8 @@ export interface CustomToolUse {
 type Split = 'train' | 'test';
 
 interface ToolFamily {
-  /** Draws a variant and a question for it. */
-  use(rng: Rng, split: Split): CustomToolUse;
+  /** Draws a variant and a question for it; `renamed` replaces the variant's tool and parameter names. */
+  use(rng: Rng, split: Split, renamed?: Renamed): CustomToolUse;
   /** A schema of this family for a tool the question does not need. */
   distractor(rng: Rng): object;
 }
@@ -47,14 +47,59 @@ function fill(template: string, values: Record<string, string | number>): string
 
 const time = (rng: Rng, lo: number, hi: number) => `${String(rng.int(lo, hi)).padStart(2, '0')}:${rng.pick(['00', '30'])}`;
 
+/**
+ * Made-up tool and parameter names for one family (run 13): a verb, a core and sometimes a suffix, so that
+ * recalling a family's usual name stops paying and only copying the declared one works.
+ */
+interface NamePool {
+  cores: readonly string[];
+  /** Parameter names, one list per parameter of the family. */
+  params: ReadonlyArray<readonly string[]>;
+}
+
+/** Draws the tool name and parameter names of a renamed variant. */
+type Renamed = (pool: NamePool) => { name: string; params: string[] };
+
+const VERBS = ['get_', 'check_', 'fetch_', 'lookup_', 'find_', 'query_', 'show_', 'read_', 'load_', ''];
+const SUFFIXES = ['', '', '', '_info', '_now', '_v2', '_data', '_api'];
+
+/** A Renamed that draws from `rng`; distinct parameters of a family keep distinct names. */
+export function renamer(rng: Rng): Renamed {
+  return (pool) => ({
+    name: rng.pick(VERBS) + rng.pick(pool.cores) + rng.pick(SUFFIXES),
+    params: pool.params.map((names) => rng.pick(names)),
+  });
+}
+
+const HOURS_NAMES: NamePool = {
+  cores: ['opening_hours', 'hours', 'store_hours', 'open_times', 'business_hours', 'shop_hours', 'opening_times', 'schedule', 'day_hours', 'venue_hours'],
+  params: [['day', 'weekday', 'day_of_week', 'dayname', 'on_day', 'which_day', 'date_day']],
+};
+const ORDER_NAMES: NamePool = {
+  cores: ['order_status', 'order', 'order_state', 'shipment', 'delivery_status', 'parcel_status', 'order_tracking', 'package', 'order_info'],
+  params: [['order_id', 'order_number', 'id', 'order_no', 'order_ref', 'number', 'tracking_id', 'ref']],
+};
+const STOCK_NAMES: NamePool = {
+  cores: ['stock', 'inventory', 'stock_level', 'availability', 'item_stock', 'supply', 'stock_count', 'product_stock'],
+  params: [['item', 'product', 'name', 'item_name', 'article', 'product_name', 'what']],
+};
+const RATE_NAMES: NamePool = {
+  cores: ['exchange_rate', 'fx_rate', 'currency_rate', 'rate', 'conversion_rate', 'forex', 'currency'],
+  params: [['from', 'base', 'source', 'from_currency', 'have'], ['to', 'target', 'quote', 'to_currency', 'want']],
+};
+
 const openingHours: ToolFamily = {
-  use(rng, split) {
-    const v = rng.pick([
+  use(rng, split, renamed) {
+    let v = rng.pick([
       { name: 'get_opening_hours', description: 'Opening hours of the bakery on a given weekday', param: 'day', paramDescription: 'Weekday, e.g. Monday' },
       { name: 'get_opening_hours', description: 'Opening hours of the shop on a given weekday', param: 'day', paramDescription: 'Weekday, e.g. Monday' },
       { name: 'opening_hours', description: 'When the museum is open on a weekday', param: 'weekday', paramDescription: 'Day of the week' },
       { name: 'get_hours', description: 'Opening hours of the library for one day of the week', param: 'day', paramDescription: 'The weekday' },
     ]);
+    if (renamed) {
+      const r = renamed(HOURS_NAMES);
+      v = { ...v, name: r.name, param: r.params[0]! };
+    }
     const day = rng.pick(DAYS);
     const open = time(rng, 6, 10);
     const close = day === 'Sunday' && rng.chance(0.5) ? '12:00' : time(rng, 16, 21);
@@ -75,12 +120,16 @@ const openingHours: ToolFamily = {
 };
 
 const orderStatus: ToolFamily = {
-  use(rng, split) {
-    const v = rng.pick([
+  use(rng, split, renamed) {
+    let v = rng.pick([
       { name: 'get_order_status', param: 'order_id', description: 'Status of a customer order' },
       { name: 'order_status', param: 'order_number', description: 'Where an order is and when it arrives' },
       { name: 'track_order', param: 'order_id', description: 'Tracking information for an order' },
     ]);
+    if (renamed) {
+      const r = renamed(ORDER_NAMES);
+      v = { ...v, name: r.name, param: r.params[0]! };
+    }
     const id = String(rng.int(10_000, 99_999));
     const status = rng.pick(STATUSES);
     const templates = split === 'train'
@@ -100,11 +149,15 @@ const orderStatus: ToolFamily = {
 };
 
 const stock: ToolFamily = {
-  use(rng, split) {
-    const v = rng.pick([
+  use(rng, split, renamed) {
+    let v = rng.pick([
       { name: 'check_stock', param: 'item', description: 'How many of an item are in stock' },
       { name: 'get_inventory', param: 'product', description: 'Current stock of a product' },
     ]);
+    if (renamed) {
+      const r = renamed(STOCK_NAMES);
+      v = { ...v, name: r.name, param: r.params[0]! };
+    }
     const item = rng.pick(ITEMS);
     const count = rng.int(0, 120);
     const templates = split === 'train'
@@ -124,11 +177,15 @@ const stock: ToolFamily = {
 };
 
 const exchangeRate: ToolFamily = {
-  use(rng, split) {
-    const v = rng.pick([
+  use(rng, split, renamed) {
+    let v = rng.pick([
       { name: 'get_exchange_rate', from: 'from', to: 'to' },
       { name: 'convert_currency', from: 'base', to: 'target' },
     ]);
+    if (renamed) {
+      const r = renamed(RATE_NAMES);
+      v = { name: r.name, from: r.params[0]!, to: r.params[1]! };
+    }
     const [a, b] = rng.sample(CURRENCIES, 2) as [string, string];
     const rate = (rng.logInt(10, 99_999) / 1000).toFixed(3);
     const templates = split === 'train'
@@ -152,10 +209,15 @@ const exchangeRate: ToolFamily = {
 const FAMILIES: readonly ToolFamily[] = [openingHours, orderStatus, stock, exchangeRate];
 const FAMILY_WEIGHTS = { '0': 4, '1': 2, '2': 2, '3': 2 };
 
-/** A custom-tool question, the tool it needs and 0–2 other host tools, in a random order. */
-export function customToolUse(rng: Rng, split: Split): { use: CustomToolUse; tools: object[] } {
+/**
+ * A custom-tool question, the tool it needs and 0–2 other host tools, in a random order. With
+ * `renameRate` > 0, that share of the needed tools get made-up tool and parameter names (renamer); at 0
+ * (the evaluation sets) no extra random draw is made, so the sets stay exactly as they were.
+ */
+export function customToolUse(rng: Rng, split: Split, renameRate = 0): { use: CustomToolUse; tools: object[] } {
   const i = Number(rng.weighted(FAMILY_WEIGHTS));
-  const use = FAMILIES[i]!.use(rng, split);
+  const renamed = renameRate > 0 && rng.chance(renameRate) ? renamer(rng) : undefined;
+  const use = FAMILIES[i]!.use(rng, split, renamed);
   const others = rng.sample(FAMILIES.filter((_, j) => j !== i), rng.int(0, 2)).map((f) => f.distractor(rng));
   const at = rng.int(0, others.length);
   return { use, tools: [...others.slice(0, at), use.schema, ...others.slice(at)] };

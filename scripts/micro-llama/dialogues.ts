@@ -114,6 +114,8 @@ export interface DialogueOptions {
   localIndexRate?: number;
   /** Probability that a dialogue without custom calls still declares host tools it does not need; default 0. */
   unusedToolsRate?: number;
+  /** Probability that a host tool a question needs gets made-up tool and parameter names (custom-tools.ts renamer); default 0. */
+  customRenameRate?: number;
 }
 
 interface Pools {
@@ -161,7 +163,7 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
     } else {
       const category = rng.weighted(i === 0 ? weights : laterWeights);
       if (category === 'custom') {
-        const drawn = customToolUse(rng, p.templates === 'test' || p.templates === 'heldOut' ? 'test' : 'train');
+        const drawn = customToolUse(rng, p.templates === 'test' || p.templates === 'heldOut' ? 'test' : 'train', options.customRenameRate ?? 0);
         tools = drawn.tools;
         // Half of them as the widget demo has it: code_interpreter only, one question.
         if (rng.chance(0.5)) {

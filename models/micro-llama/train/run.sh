@@ -1,13 +1,13 @@
 #!/bin/sh
-# The current training configuration (run 12), corpus → training → evaluation, writing models/micro-llama/weights.bin
+# The current training configuration (run 13: run 12's corpus with host tools weighted 20, half renamed), corpus → training → evaluation, writing models/micro-llama/weights.bin
 # and manifest.json. The committed artifact is run 7's: a checkout of commit 99087fa reproduces it. See README.md in
 # this folder. Run from anywhere; ~90 min on 2 cores (run 11: 85 min of training, 15,000 steps before the 100-min cap).
-# Run 12 used this corpus with `--minutes 85 --threads 2` on a machine ~2.6x slower per core (8,009 steps; README.md).
+# Run 13 ran as `OMP_NUM_THREADS=2 run.sh --threads 2 --minutes 75` (README.md, entry 13).
 set -eu
 cd "$(dirname "$0")/../../.."
 OUT=models/micro-llama/train/out
 npx tsx scripts/micro-llama/corpus.ts --out "$OUT"
 rm -f "$OUT/checkpoint.pt" "$OUT/loss.log"
-# One torch thread: on a shared 2-core machine OpenMP's spinning threads are far slower than one.
-OMP_NUM_THREADS=1 /usr/bin/python3 models/micro-llama/train/train.py --corpus "$OUT" --out models/micro-llama --work "$OUT" --steps 15000 --minutes 100 "$@"
+# One torch thread unless OMP_NUM_THREADS says otherwise: on a shared 2-core machine OpenMP's spinning threads are far slower than one.
+OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" /usr/bin/python3 models/micro-llama/train/train.py --corpus "$OUT" --out models/micro-llama --work "$OUT" --steps 15000 --minutes 100 "$@"
 npx tsx scripts/micro-llama/evaluate.ts --write-manifest
