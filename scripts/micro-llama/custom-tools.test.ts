@@ -1,17 +1,33 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { customToolUse } from './custom-tools';
+import { generateDialogue } from './dialogues';
+import { evalSets } from './evaluate';
 import { Rng } from './rng';
 
 const props = (schema: object) => Object.keys((schema as { function: { parameters: { properties: object } } }).function.parameters.properties);
 const declaredName = (schema: object) => (schema as { function: { name: string } }).function.name;
 
 describe('custom tools (run 13 renaming)', () => {
-  it('at renameRate 0 makes exactly the draws it made before renaming existed (the evaluation sets are unchanged)', () => {
+  it('the default renameRate is 0: no renaming and no extra draw', () => {
     const a = new Rng(42);
     const b = new Rng(42);
     for (let i = 0; i < 200; i++) expect(customToolUse(a, 'train', 0)).toEqual(customToolUse(b, 'train'));
     // The same stream continues identically: no hidden draw was made by either.
     expect(a.int(0, 1_000_000)).toBe(b.int(0, 1_000_000));
+  });
+
+  it('every evaluation set is exactly what runs 9–12 were evaluated on (sha256 of its first 400 dialogues, taken at e4723d9)', () => {
+    const pinned: Record<string, string> = {
+      inDistribution: '3e5c309664c7cea9', test: 'c97d056c0c90931f', heldOut: 'eb0a0f419c03e646', heldOutEntities: '22f6e21a2828f2eb',
+      newNames: '0aa835baaa036c3b', customTools: 'd245bf28c5a677f5', afterError: 'bb8c4cd44c97b9ce',
+    };
+    for (const set of evalSets()) {
+      const rng = new Rng(set.seed);
+      const hash = createHash('sha256');
+      for (let i = 0; i < 400; i++) hash.update(JSON.stringify(generateDialogue(rng, set.options)));
+      expect([set.name, hash.digest('hex').slice(0, 16)]).toEqual([set.name, pinned[set.name]]);
+    }
   });
 
   it('at renameRate 0 only ever uses the fixed variants; at 1 mostly made-up names', () => {

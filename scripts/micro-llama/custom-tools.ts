@@ -71,6 +71,13 @@ export function renamer(rng: Rng): Renamed {
   });
 }
 
+/** `v` with a made-up tool name and parameter name when `renamed` is given, else `v` itself. */
+function renamedVariant<V extends { name: string; param: string }>(v: V, renamed: Renamed | undefined, pool: NamePool): V {
+  if (!renamed) return v;
+  const r = renamed(pool);
+  return { ...v, name: r.name, param: r.params[0]! };
+}
+
 const HOURS_NAMES: NamePool = {
   cores: ['opening_hours', 'hours', 'store_hours', 'open_times', 'business_hours', 'shop_hours', 'opening_times', 'schedule', 'day_hours', 'venue_hours'],
   params: [['day', 'weekday', 'day_of_week', 'dayname', 'on_day', 'which_day', 'date_day']],
@@ -90,16 +97,12 @@ const RATE_NAMES: NamePool = {
 
 const openingHours: ToolFamily = {
   use(rng, split, renamed) {
-    let v = rng.pick([
+    const v = renamedVariant(rng.pick([
       { name: 'get_opening_hours', description: 'Opening hours of the bakery on a given weekday', param: 'day', paramDescription: 'Weekday, e.g. Monday' },
       { name: 'get_opening_hours', description: 'Opening hours of the shop on a given weekday', param: 'day', paramDescription: 'Weekday, e.g. Monday' },
       { name: 'opening_hours', description: 'When the museum is open on a weekday', param: 'weekday', paramDescription: 'Day of the week' },
       { name: 'get_hours', description: 'Opening hours of the library for one day of the week', param: 'day', paramDescription: 'The weekday' },
-    ]);
-    if (renamed) {
-      const r = renamed(HOURS_NAMES);
-      v = { ...v, name: r.name, param: r.params[0]! };
-    }
+    ]), renamed, HOURS_NAMES);
     const day = rng.pick(DAYS);
     const open = time(rng, 6, 10);
     const close = day === 'Sunday' && rng.chance(0.5) ? '12:00' : time(rng, 16, 21);
@@ -121,15 +124,11 @@ const openingHours: ToolFamily = {
 
 const orderStatus: ToolFamily = {
   use(rng, split, renamed) {
-    let v = rng.pick([
+    const v = renamedVariant(rng.pick([
       { name: 'get_order_status', param: 'order_id', description: 'Status of a customer order' },
       { name: 'order_status', param: 'order_number', description: 'Where an order is and when it arrives' },
       { name: 'track_order', param: 'order_id', description: 'Tracking information for an order' },
-    ]);
-    if (renamed) {
-      const r = renamed(ORDER_NAMES);
-      v = { ...v, name: r.name, param: r.params[0]! };
-    }
+    ]), renamed, ORDER_NAMES);
     const id = String(rng.int(10_000, 99_999));
     const status = rng.pick(STATUSES);
     const templates = split === 'train'
@@ -150,14 +149,10 @@ const orderStatus: ToolFamily = {
 
 const stock: ToolFamily = {
   use(rng, split, renamed) {
-    let v = rng.pick([
+    const v = renamedVariant(rng.pick([
       { name: 'check_stock', param: 'item', description: 'How many of an item are in stock' },
       { name: 'get_inventory', param: 'product', description: 'Current stock of a product' },
-    ]);
-    if (renamed) {
-      const r = renamed(STOCK_NAMES);
-      v = { ...v, name: r.name, param: r.params[0]! };
-    }
+    ]), renamed, STOCK_NAMES);
     const item = rng.pick(ITEMS);
     const count = rng.int(0, 120);
     const templates = split === 'train'
