@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ import { BUILTIN_TOOLS } from '../micro-llama/dialogues';
 import { MICRO_MODEL_ID, microModelEntry } from '../micro-llama/evaluate';
 import { openLlamaSession, runLlamaStep } from '../onnx/ort-llama';
 import { referenceLlamaForward } from '../onnx/reference-llama';
-import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, halfToFloat, readMicroArtifact, type MicroArtifact } from './micro-model';
+import { frozenSign } from './frozen-rows';
+import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, expandMicroArtifact, halfToFloat, readMicroArtifact, type MicroArtifact } from './micro-model';
 
 const tokenizer = loadTokenizer();
 const OPTIONS = { builtinTools: [...BUILTIN_TOOLS], date: '2026-08-11' };
@@ -148,5 +150,33 @@ describe('the micro model through createNodeEngine', () => {
     } finally {
       await engine.unload();
     }
+  });
+});
+
+describe('format micro-llama-fp16/2 (frozen rows)', () => {
+  it('expands every ordinary id without a learned row to scale × its seeded signs, special tokens to zero', async () => {
+    const base = await readFile(join(DEFAULT_MICRO_MODEL_DIR, 'weights.bin'));
+    const pad = (64 - (base.length % 64)) % 64;
+    const scaleBytes = new Uint8Array([0x00, 0x38]); // float16 0.5
+    const bin = new Uint8Array(base.length + pad + 2);
+    bin.set(base);
+    bin.set(scaleBytes, base.length + pad);
+    const m = artifact.manifest;
+    const manifest = {
+      ...m, format: 'micro-llama-fp16/2',
+      weights: { ...m.weights, bytes: bin.length, sha256: createHash('sha256').update(bin).digest('hex') },
+      tensors: [...m.tensors, { name: 'model.embed_tokens.frozen_scale', dtype: 'float16' as const, shape: [1], offset: base.length + pad, bytes: 2 }],
+    };
+    const expanded = expandMicroArtifact(manifest, bin);
+    const H = m.config.hidden_size;
+    const embed = expanded.weights['model.embed_tokens.weight']!;
+    const used = new Set(artifact.usedIds);
+    const unused = [0, 1001, 50_000, 127_999].find((id) => !used.has(id))!;
+    expect([...embed.subarray(unused * H, (unused + 1) * H)]).toEqual(Array.from({ length: H }, (_, d) => 0.5 * frozenSign(unused, d)));
+    const learned = artifact.usedIds[10]!;
+    expect(embed.subarray(learned * H, (learned + 1) * H)).toEqual(artifact.weights['model.embed_tokens.weight']!.subarray(learned * H, (learned + 1) * H));
+    expect(embed.subarray(128_255 * H, 128_256 * H).every((x) => x === 0)).toBe(true);
+    expect(expanded.weights['model.embed_tokens.frozen_scale']).toBeUndefined();
+    expect(() => expandMicroArtifact({ ...manifest, tensors: m.tensors }, bin)).toThrow(/no tensor model.embed_tokens.frozen_scale/);
   });
 });

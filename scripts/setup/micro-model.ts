@@ -3,7 +3,8 @@
  * (scripts/micro-llama/, models/micro-llama/train/). The committed artifact is compact — fp16 tensors
  * holding only the embedding rows of token ids that occur in the corpus (models/micro-llama/weights.bin)
  * and its manifest.json — and is expanded here into the layout of the tiny model: the full 128,256-row
- * embedding (zero rows elsewhere, whose logit is exactly 0), fp32 ONNX, config.json, generation_config.json
+ * embedding (format /1: zero rows elsewhere, whose logit is exactly 0; format /2: frozen seeded rows for
+ * every other ordinary id, frozen-rows.ts, and zero rows for unused special tokens), fp32 ONNX, config.json, generation_config.json
  * and the tokenizer files. A stamp makes a rebuild with an unchanged artifact a no-op.
  */
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildLlamaOnnx } from '../onnx/build-llama-onnx';
 import { allExist, BUILDER_SOURCES, copyTokenizer, hashSources, llamaConfigJson, readText, writeAtomic } from './model-dir';
+import { fillFrozenRows } from './frozen-rows';
 import { checkLlamaWeights, llamaDims, type LlamaConfig } from '../onnx/llama-config';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,6 +25,9 @@ const DEFAULT_TOKENIZER_DIR = join(repoRoot, 'models', 'llama-3.1-tokenizer');
 /** Bump when the expansion changes in a way the hashed inputs would not reveal. */
 const GENERATOR_VERSION = 1;
 export const MICRO_MANIFEST_FORMAT = 'micro-llama-fp16/1';
+/** Format /2: as /1 plus `model.embed_tokens.frozen_scale` (one float16), the scale of the frozen rows. */
+export const MICRO_MANIFEST_FORMAT_FROZEN = 'micro-llama-fp16/2';
+const FROZEN_SCALE = 'model.embed_tokens.frozen_scale';
 export const MICRO_BOS_ID = 128000;
 export const MICRO_EOS_IDS: readonly number[] = [128001, 128008, 128009];
 /** The longest sequence the model was trained on (contextWindow in models.json). */
@@ -83,7 +88,8 @@ function readTensor(bin: Uint8Array, t: MicroTensorEntry): Float32Array | Int32A
 
 /** Expands a manifest and its weights.bin into full fp32 weights; throws on any inconsistency. */
 export function expandMicroArtifact(manifest: MicroManifest, bin: Uint8Array): MicroArtifact {
-  if (manifest.format !== MICRO_MANIFEST_FORMAT) throw new Error(`micro model: unknown manifest format ${JSON.stringify(manifest.format)}`);
+  const frozen = manifest.format === MICRO_MANIFEST_FORMAT_FROZEN;
+  if (manifest.format !== MICRO_MANIFEST_FORMAT && !frozen) throw new Error(`micro model: unknown manifest format ${JSON.stringify(manifest.format)}`);
   if (bin.length !== manifest.weights.bytes) throw new Error(`micro model: weights.bin has ${bin.length} bytes, the manifest says ${manifest.weights.bytes}`);
   const sha = createHash('sha256').update(bin).digest('hex');
   if (sha !== manifest.weights.sha256) throw new Error('micro model: weights.bin does not match the sha256 in manifest.json');
@@ -105,9 +111,14 @@ export function expandMicroArtifact(manifest: MicroManifest, bin: Uint8Array): M
     if (id < 0 || id >= d.vocab) throw new Error(`micro model: used token id ${id} is outside the vocabulary`);
     embed.set(rows.subarray(r * d.hidden, (r + 1) * d.hidden), id * d.hidden);
   });
+  if (frozen) {
+    const scale = get(FROZEN_SCALE);
+    if (!(scale instanceof Float32Array) || scale.length !== 1 || !Number.isFinite(scale[0]!)) throw new Error(`micro model: ${FROZEN_SCALE} must be one finite float16`);
+    fillFrozenRows(embed, d.hidden, new Set(usedIds), scale[0]!);
+  }
   const weights: Record<string, Float32Array> = { 'model.embed_tokens.weight': embed };
   for (const t of manifest.tensors) {
-    if (t.name === 'used_token_ids' || t.name === 'model.embed_tokens.rows') continue;
+    if (t.name === 'used_token_ids' || t.name === 'model.embed_tokens.rows' || t.name === FROZEN_SCALE) continue;
     const w = readTensor(bin, t);
     if (!(w instanceof Float32Array)) throw new Error(`micro model: tensor ${t.name} must be float16`);
     weights[t.name] = w;
@@ -181,7 +192,7 @@ async function generatorHash(manifest: MicroManifest, artifactDir: string): Prom
   h.update(JSON.stringify({ config: microConfigJson(manifest.config), gen: microGenerationConfigJson() }));
   const bin = await readFile(join(artifactDir, manifest.weights.file)).catch(() => null);
   h.update(bin ?? 'missing');
-  await hashSources(h, [...BUILDER_SOURCES, './micro-model.ts']);
+  await hashSources(h, [...BUILDER_SOURCES, './micro-model.ts', './frozen-rows.ts']);
   return h.digest('hex');
 }
 
