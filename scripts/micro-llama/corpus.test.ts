@@ -3,7 +3,8 @@ import { parseAssistantOutput } from '../../src/format/parse';
 import { pythonJson } from '../../src/format/python-json';
 import { renderIds, renderPrompt } from '../../src/format/render';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
-import { CORPUS_DIALOGUES, CORPUS_SEED, trainingDialogues, trainingExample } from './corpus';
+import { CORPUS_DIALOGUES, CORPUS_SEED, frozenPlan, trainingDialogues, trainingExample } from './corpus';
+import { syntheticName } from './synthetic-names';
 import { CATEGORIES, containsValue, dialogueConversation, generateDialogue, type Dialogue, type Exchange, type SplitMode } from './dialogues';
 import { Rng } from './rng';
 import { FAILURE_TEXTS } from '../../src/tools/failure-texts';
@@ -245,5 +246,29 @@ describe('corpus', () => {
         expect(isSublist(value, tokenizer.encode(ex.answer)), `${v} in ${ex.answer}`).toBe(true);
       }
     }
+  });
+});
+
+describe('the frozen-row plan (run 14)', () => {
+  const plan = frozenPlan(CORPUS_SEED, tokenizer);
+
+  it('builds made-up names only from frozen pieces: no learned id, no id of a new name', () => {
+    expect(plan.pieces.starts.length).toBeGreaterThan(5000);
+    for (const id of plan.pieces.ids) {
+      expect(plan.base.has(id)).toBe(false);
+      expect(plan.newNameIds.has(id)).toBe(false);
+    }
+    const rng = new Rng(3);
+    for (let i = 0; i < 300; i++) {
+      for (const id of tokenizer.encode(` ${syntheticName(rng, plan.pieces)}`)) expect(plan.pieces.ids.has(id)).toBe(true);
+    }
+  });
+
+  it('keeps every new name out of the training corpus, while made-up names are in it', () => {
+    expect(plan.newNameIds.size).toBeGreaterThan(0);
+    const seen = new Set<number>();
+    for (const d of trainingDialogues(CORPUS_SEED, 3000, tokenizer)) for (const id of trainingExample(d, tokenizer).ids) seen.add(id);
+    expect([...plan.newNameIds].filter((id) => seen.has(id))).toEqual([]);
+    expect([...seen].filter((id) => plan.pieces.ids.has(id)).length).toBeGreaterThan(500);
   });
 });

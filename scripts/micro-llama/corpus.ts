@@ -12,10 +12,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderSegments, segmentsToIds } from '../../src/format/render';
-import { END_HEADER, EOM, EOT, START_HEADER } from '../../src/format/special-tokens';
+import { END_HEADER, EOM, EOT, FIRST_SPECIAL_ID, START_HEADER } from '../../src/format/special-tokens';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../../src/format/types';
-import { CATEGORIES, dialogueConversation, generateDialogue, type Category, type Dialogue, type DialogueOptions } from './dialogues';
+import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, type Category, type Dialogue, type DialogueOptions } from './dialogues';
+import { frozenNamePieces } from './synthetic-names';
+import { EVENTS, NEW_CITIES, WORDS } from './world';
 import { Rng } from './rng';
 
 export const DEFAULT_CORPUS_DIR = fileURLToPath(new URL('../../models/micro-llama/train/out', import.meta.url));
@@ -30,16 +32,58 @@ export const CORPUS_DIALOGUES = 40_000;
  */
 export const TRAIN_OPTIONS: DialogueOptions = {
   mode: 'train',
-  // Run 13: host tools weighted 20, half of them with made-up tool and parameter names (customRenameRate).
-  weights: { date: 12, custom: 20 },
-  // Run 9 (issue 14): every failure the runtime can produce, host tools, local-index results. Made-up names
-  // (syntheticRate) are off since run 11: an unseen name's ids have no embedding row to copy (train/README.md).
+  // Run 14: run 11's host-tool weight (10) and no renaming (run 13's renaming lowered host-tool choice).
+  weights: { date: 12, custom: 10 },
+  // Run 9 (issue 14): every failure the runtime can produce, host tools, local-index results.
   errorRate: 0.1,
-  syntheticRate: 0,
+  // Run 14: made-up names again (off in runs 11–13), now built only from frozen-row pieces (frozenPlan).
+  syntheticRate: 0.25,
   localIndexRate: 0.3,
   unusedToolsRate: 0.08,
-  customRenameRate: 0.5,
+  customRenameRate: 0,
 };
+
+/** Dialogues drawn without made-up names to find the ids that get learned rows (the rest of the vocabulary is frozen). */
+const BASE_DIALOGUES = 8000;
+
+/**
+ * Which ids the model learns and which it only ever sees as frozen rows (scripts/setup/frozen-rows.ts):
+ * `base` = the ids of the corpus without made-up names (plus the special tokens it uses) get learned rows;
+ * `newNameIds` = the ids of the new-names evaluation's names outside `base`, which training must never contain;
+ * `pieces` = the made-up names' pieces, from neither set, so every made-up name is frozen rows only.
+ */
+export interface FrozenPlan {
+  base: ReadonlySet<number>;
+  newNameIds: ReadonlySet<number>;
+  pieces: ReturnType<typeof frozenNamePieces>;
+}
+
+const plans = new Map<number, FrozenPlan>();
+
+export function frozenPlan(seed: number, tokenizer: TextTokenizer = loadTokenizer()): FrozenPlan {
+  const cached = plans.get(seed);
+  if (cached) return cached;
+  const base = new Set<number>();
+  const rng = new Rng(seed);
+  for (let i = 0; i < BASE_DIALOGUES; i++) {
+    for (const id of trainingExample(generateDialogue(rng, { ...TRAIN_OPTIONS, syntheticRate: 0 }), tokenizer).ids) base.add(id);
+  }
+  // The new names as the model copies them, after a space: training must never contain these ids. The
+  // held-out words as the reversal code quotes them: no made-up name is built from those pieces either.
+  const newNameIds = new Set<number>();
+  const quotedIds = new Set<number>();
+  const names = [...NEW_CITIES.flatMap((c) => [c.name, c.country]), ...EVENTS.heldOut.map((e) => e.name), ...WORDS.heldOut];
+  for (const name of names) for (const id of tokenizer.encode(` ${name}`)) if (!base.has(id)) newNameIds.add(id);
+  for (const w of WORDS.heldOut) for (const id of tokenizer.encode(`"${w}" "${[...w].reverse().join('')}"`)) quotedIds.add(id);
+  const plan = { base, newNameIds, pieces: frozenNamePieces(new Set([...base, ...newNameIds, ...quotedIds]), tokenizer) };
+  plans.set(seed, plan);
+  return plan;
+}
+
+/** TRAIN_OPTIONS with the frozen pieces of `seed`'s plan when made-up names are on. */
+export function trainingOptions(seed: number, tokenizer?: TextTokenizer): DialogueOptions {
+  return (TRAIN_OPTIONS.syntheticRate ?? 0) > 0 ? { ...TRAIN_OPTIONS, namePieces: frozenPlan(seed, tokenizer).pieces } : TRAIN_OPTIONS;
+}
 
 export interface TrainingExample {
   ids: number[];
@@ -98,9 +142,10 @@ export interface CorpusStats {
 }
 
 /** Generates `count` training dialogues from `seed` (pure). */
-export function trainingDialogues(seed: number = CORPUS_SEED, count: number = CORPUS_DIALOGUES): Dialogue[] {
+export function trainingDialogues(seed: number = CORPUS_SEED, count: number = CORPUS_DIALOGUES, tokenizer?: TextTokenizer): Dialogue[] {
+  const options = trainingOptions(seed, tokenizer);
   const rng = new Rng(seed);
-  return Array.from({ length: count }, () => generateDialogue(rng, TRAIN_OPTIONS));
+  return Array.from({ length: count }, () => generateDialogue(rng, options));
 }
 
 /** Writes train.jsonl and corpus.json under `outDir`; returns the stats. */
@@ -110,7 +155,7 @@ export function writeCorpus(outDir: string, seed: number, count: number, tokeniz
   const stats: CorpusStats = { dialogues: 0, exchanges: 0, tokens: 0, lossTokens: 0, maxTokens: 0, errors: 0, followUps: 0, byCategory, distinctIds: 0 };
   const seen = new Set<number>();
   const lines: string[] = [];
-  for (const d of trainingDialogues(seed, count)) {
+  for (const d of trainingDialogues(seed, count, tokenizer)) {
     const ex = trainingExample(d, tokenizer);
     lines.push(JSON.stringify(ex));
     stats.dialogues++;
@@ -126,8 +171,15 @@ export function writeCorpus(outDir: string, seed: number, count: number, tokeniz
     }
   }
   stats.distinctIds = seen.size;
+  const plan = frozenPlan(seed, tokenizer);
+  const leaked = [...seen].filter((id) => plan.newNameIds.has(id));
+  if (leaked.length) throw new Error(`corpus: ${leaked.length} ids of the new-names evaluation occur in training (${leaked.slice(0, 5).join(', ')}…)`);
+  // Learned rows: the base ids and the special tokens; every other id of the corpus is a frozen row.
+  const learned = [...seen].filter((id) => plan.base.has(id) || id >= FIRST_SPECIAL_ID).sort((a, b) => a - b);
+  const frozen = { learnedIds: learned.length, frozenIdsInCorpus: seen.size - learned.length, startPieces: plan.pieces.starts.length, continuationPieces: plan.pieces.continuations.length };
   writeFileSync(join(outDir, 'train.jsonl'), `${lines.join('\n')}\n`);
-  writeFileSync(join(outDir, 'corpus.json'), `${JSON.stringify({ generator: 'scripts/micro-llama/corpus.ts', seed, ...stats }, null, 2)}\n`);
+  writeFileSync(join(outDir, 'learned-ids.json'), `${JSON.stringify(learned)}\n`);
+  writeFileSync(join(outDir, 'corpus.json'), `${JSON.stringify({ generator: 'scripts/micro-llama/corpus.ts', seed, ...stats, frozen }, null, 2)}\n`);
   return stats;
 }
 

@@ -7,7 +7,7 @@ import { formatDate } from '../../src/format/system-block';
 import type { Conversation, Message, ToolCall } from '../../src/format/types';
 import { writeBuiltinCall, writeCustomCall } from '../../src/format/write-call';
 import { customToolUse, unusedCustomTools } from './custom-tools';
-import { syntheticName } from './synthetic-names';
+import { syntheticName, type NamePieces } from './synthetic-names';
 import type { Rng } from './rng';
 import {
   codeResult, searchResponse, slug, trainingFailure, wolframText, type SearchResult, type ToolName,
@@ -110,6 +110,8 @@ export interface DialogueOptions {
   followUpRate?: number;
   /** Probability that a city, country or event is a made-up name (synthetic-names.ts); default 0. */
   syntheticRate?: number;
+  /** The pieces made-up names are built from (default: synthetic-names.ts namePieces()). */
+  namePieces?: NamePieces;
   /** Probability that a search result comes from the local index (`"source": "local index"`, no ages); default 0. */
   localIndexRate?: number;
   /** Probability that a dialogue without custom calls still declares host tools it does not need; default 0. */
@@ -172,7 +174,7 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
         }
         ex = customExchange(drawn.use);
       } else {
-        ex = generateExchange(rng, category, p, date, options.syntheticRate ?? 0, options.localIndexRate ?? 0);
+        ex = generateExchange(rng, category, p, date, options.syntheticRate ?? 0, options.localIndexRate ?? 0, options.namePieces);
       }
     }
     if (ex.tool !== null && rng.chance(options.errorRate ?? 0.07)) ex = withError(rng, ex);
@@ -218,25 +220,25 @@ function code(text: string): Pick<Exchange, 'tool' | 'call' | 'expectedCall'> {
 const base = { error: false, followUp: false } as const;
 
 /** A fresh exchange of `category`. */
-export function generateExchange(rng: Rng, category: Category, p: Pools, date: string, syntheticRate = 0, localIndexRate = 0): Exchange {
+export function generateExchange(rng: Rng, category: Category, p: Pools, date: string, syntheticRate = 0, localIndexRate = 0, pieces?: NamePieces): Exchange {
   const synthetic = syntheticRate > 0 && rng.chance(syntheticRate);
   const local = localIndexRate > 0 && rng.chance(localIndexRate);
   switch (category) {
     case 'population':
     case 'weather': {
       if (synthetic) {
-        const city: City = { name: syntheticName(rng), country: syntheticName(rng) };
+        const city: City = { name: syntheticName(rng, pieces), country: syntheticName(rng, pieces) };
         return searchExchange(rng, category, city.name, question(rng, category, p, { city: city.name }), { city, local });
       }
       const place = rng.pick(placePool(category, p));
       return searchExchange(rng, category, place, question(rng, category, p, { city: place }), { local });
     }
     case 'capital': {
-      const country = synthetic ? { name: syntheticName(rng), capital: syntheticName(rng) } : rng.pick(countryPool(p));
+      const country = synthetic ? { name: syntheticName(rng, pieces), capital: syntheticName(rng, pieces) } : rng.pick(countryPool(p));
       return searchExchange(rng, category, country.name, question(rng, category, p, { country: country.name }), { country, local });
     }
     case 'winner':
-      return winnerExchange(rng, p, synthetic);
+      return winnerExchange(rng, p, synthetic, pieces);
     case 'custom':
       throw new Error('custom exchanges are drawn by generateDialogue (they need the dialogue\'s tools)');
     case 'arithmetic':
@@ -472,14 +474,14 @@ function winnerOf(rng: Rng, kind: WinnerKind): string {
 }
 
 /** A made-up event: "the Velmo Open" is won by a person, "the Velmo Cup" by a country. */
-function syntheticEvent(rng: Rng): SportEvent {
+function syntheticEvent(rng: Rng, pieces?: NamePieces): SportEvent {
   const kind = rng.pick(['Open', 'Marathon', 'Prize', 'Cup', 'Trophy'] as const);
-  return { name: `${syntheticName(rng)} ${kind}`, winner: kind === 'Cup' ? 'country' : kind === 'Trophy' ? 'club' : 'person' };
+  return { name: `${syntheticName(rng, pieces)} ${kind}`, winner: kind === 'Cup' ? 'country' : kind === 'Trophy' ? 'club' : 'person' };
 }
 
-function winnerExchange(rng: Rng, p: Pools, synthetic = false): Exchange {
+function winnerExchange(rng: Rng, p: Pools, synthetic = false, pieces?: NamePieces): Exchange {
   // Events have no held-out role: held-out winner questions differ by phrasing (and year) only.
-  const event: SportEvent = synthetic ? syntheticEvent(rng) : rng.pick(p.entities === 'new' ? EVENTS.heldOut : EVENTS.train);
+  const event: SportEvent = synthetic ? syntheticEvent(rng, pieces) : rng.pick(p.entities === 'new' ? EVENTS.heldOut : EVENTS.train);
   const year = rng.int(1990, 2025);
   const winner = winnerOf(rng, event.winner);
   const v = { event: event.name, year, winner };

@@ -86,7 +86,7 @@ export interface CorpusIds {
 export function corpusIds(seed: number, dialogues: number, tokenizer: TextTokenizer): CorpusIds {
   const used = new Set<number>();
   const produced = new Set<number>();
-  for (const d of trainingDialogues(seed, dialogues)) {
+  for (const d of trainingDialogues(seed, dialogues, tokenizer)) {
     const { ids, loss } = trainingExample(d, tokenizer);
     for (const id of ids) used.add(id);
     for (const [a, b] of loss) for (let i = a; i < b; i++) produced.add(ids[i]!);

@@ -9,6 +9,7 @@
  * the "new names" set stays names that occur nowhere in training.
  */
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
+import { FIRST_SPECIAL_ID } from '../../src/format/special-tokens';
 import type { TextTokenizer } from '../../src/format/types';
 import type { Rng } from './rng';
 import { ALL_CITIES, ALL_COUNTRIES, EVENTS, WORDS } from './world';
@@ -20,9 +21,33 @@ const CONTINUATION_MAX_ID = 12_000;
 export interface NamePieces {
   starts: readonly string[];
   continuations: readonly string[];
+  /** A name is drawn again until this accepts it (frozen pools: every id of " Name" is a pool piece). */
+  accept?: (name: string) => boolean;
 }
 
 let cached: NamePieces | undefined;
+
+/**
+ * The pools of run 14's frozen-row corpus: word starts and continuations from the whole ordinary
+ * vocabulary, minus every id in `exclude` (the ids the corpus has without made-up names, which get
+ * learned rows, and the new-names evaluation's ids, which must stay never seen), so that every piece of
+ * a made-up name is a frozen row (scripts/setup/frozen-rows.ts) and copying is learned on frozen rows.
+ */
+export function frozenNamePieces(exclude: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer()): NamePieces & { ids: Set<number> } {
+  const starts: string[] = [];
+  const continuations: string[] = [];
+  const ids = new Set<number>();
+  for (let id = 0; id < FIRST_SPECIAL_ID; id++) {
+    if (exclude.has(id)) continue;
+    const piece = tokenizer.decode([id]);
+    if (/^ [A-Z][a-z]{2,9}$/.test(piece)) starts.push(piece.slice(1));
+    else if (/^[a-z]{2,5}$/.test(piece)) continuations.push(piece);
+    else continue;
+    ids.add(id);
+  }
+  const accept = (name: string) => tokenizer.encode(` ${name}`).every((id) => ids.has(id));
+  return { starts, continuations, ids, accept };
+}
 
 /** The piece pools of the Llama 3.1 tokenizer (computed once per process). */
 export function namePieces(tokenizer: TextTokenizer = loadTokenizer()): NamePieces {
@@ -45,11 +70,12 @@ const TAKEN = new Set<string>([
 
 /** A made-up single word: a start piece and 0–2 continuations ("Velmo", "Grantholm"). */
 export function syntheticName(rng: Rng, pieces: NamePieces = namePieces()): string {
+  if (pieces.starts.length === 0 || pieces.continuations.length === 0) throw new Error('synthetic names: an empty piece pool');
   for (;;) {
     const parts = [rng.pick(pieces.starts)];
     const more = rng.weighted({ '0': 3, '1': 5, '2': 2 });
     for (let i = 0; i < Number(more); i++) parts.push(rng.pick(pieces.continuations));
     const name = parts.join('');
-    if (name.length <= 14 && !TAKEN.has(name.toLowerCase())) return name;
+    if (name.length <= 14 && !TAKEN.has(name.toLowerCase()) && (pieces.accept?.(name) ?? true)) return name;
   }
 }
