@@ -141,6 +141,11 @@ export interface CorpusStats {
   distinctIds: number;
 }
 
+/** The corpus ids that get learned rows, ascending: the plan's base ids and the special tokens; every other id is a frozen row. */
+export function learnedIds(corpusIds: Iterable<number>, plan: FrozenPlan): number[] {
+  return [...corpusIds].filter((id) => plan.base.has(id) || id >= FIRST_SPECIAL_ID).sort((a, b) => a - b);
+}
+
 /** Generates `count` training dialogues from `seed` (pure). */
 export function trainingDialogues(seed: number = CORPUS_SEED, count: number = CORPUS_DIALOGUES, tokenizer?: TextTokenizer): Dialogue[] {
   const options = trainingOptions(seed, tokenizer);
@@ -174,8 +179,7 @@ export function writeCorpus(outDir: string, seed: number, count: number, tokeniz
   const plan = frozenPlan(seed, tokenizer);
   const leaked = [...seen].filter((id) => plan.newNameIds.has(id));
   if (leaked.length) throw new Error(`corpus: ${leaked.length} ids of the new-names evaluation occur in training (${leaked.slice(0, 5).join(', ')}…)`);
-  // Learned rows: the base ids and the special tokens; every other id of the corpus is a frozen row.
-  const learned = [...seen].filter((id) => plan.base.has(id) || id >= FIRST_SPECIAL_ID).sort((a, b) => a - b);
+  const learned = learnedIds(seen, plan);
   const frozen = { learnedIds: learned.length, frozenIdsInCorpus: seen.size - learned.length, startPieces: plan.pieces.starts.length, continuationPieces: plan.pieces.continuations.length };
   writeFileSync(join(outDir, 'train.jsonl'), `${lines.join('\n')}\n`);
   writeFileSync(join(outDir, 'learned-ids.json'), `${JSON.stringify(learned)}\n`);
