@@ -15,9 +15,9 @@ import { renderSegments, segmentsToIds } from '../../src/format/render';
 import { END_HEADER, EOM, EOT, FIRST_SPECIAL_ID, START_HEADER } from '../../src/format/special-tokens';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../../src/format/types';
-import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, type Category, type Dialogue, type DialogueOptions } from './dialogues';
+import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, rememberTexts, type Category, type Dialogue, type DialogueOptions } from './dialogues';
 import { frozenNamePieces } from './synthetic-names';
-import { EVENTS, NEW_CITIES, WORDS } from './world';
+import { COUNTRIES, EVENTS, NEW_CITIES, WORDS } from './world';
 import { Rng } from './rng';
 
 export const DEFAULT_CORPUS_DIR = fileURLToPath(new URL('../../models/micro-llama/train/out', import.meta.url));
@@ -33,11 +33,11 @@ export const CORPUS_DIALOGUES = 40_000;
 export const TRAIN_OPTIONS: DialogueOptions = {
   mode: 'train',
   // Run 14: run 11's host-tool weight (10) and no renaming (run 13's renaming lowered host-tool choice).
-  weights: { date: 12, custom: 10 },
+  weights: { date: 12, custom: 10, remember: 10 },
   // Run 9 (issue 14): every failure the runtime can produce, host tools, local-index results.
   errorRate: 0.1,
   // Run 14: made-up names again (off in runs 11–13), now built only from frozen-row pieces (frozenPlan).
-  syntheticRate: 0.25,
+  syntheticRate: 0.5,
   localIndexRate: 0.3,
   unusedToolsRate: 0.08,
   customRenameRate: 0,
@@ -65,9 +65,12 @@ export function frozenPlan(seed: number, tokenizer: TextTokenizer = loadTokenize
   if (cached) return cached;
   const base = new Set<number>();
   const rng = new Rng(seed);
+  // Without made-up names, so without the remember exercises, whose own words are added below.
+  const options: DialogueOptions = { ...TRAIN_OPTIONS, syntheticRate: 0, weights: { ...TRAIN_OPTIONS.weights, remember: 0 } };
   for (let i = 0; i < BASE_DIALOGUES; i++) {
-    for (const id of trainingExample(generateDialogue(rng, { ...TRAIN_OPTIONS, syntheticRate: 0 }), tokenizer).ids) base.add(id);
+    for (const id of trainingExample(generateDialogue(rng, options), tokenizer).ids) base.add(id);
   }
+  for (const text of rememberTexts(COUNTRIES.train[0]!.name)) for (const id of tokenizer.encode(text)) base.add(id);
   // The new names as the model copies them, after a space: training must never contain these ids. The
   // held-out words as the reversal code quotes them: no made-up name is built from those pieces either.
   const newNameIds = new Set<number>();
@@ -75,7 +78,7 @@ export function frozenPlan(seed: number, tokenizer: TextTokenizer = loadTokenize
   const names = [...NEW_CITIES.flatMap((c) => [c.name, c.country]), ...EVENTS.heldOut.map((e) => e.name), ...WORDS.heldOut];
   for (const name of names) for (const id of tokenizer.encode(` ${name}`)) if (!base.has(id)) newNameIds.add(id);
   for (const w of WORDS.heldOut) for (const id of tokenizer.encode(`"${w}" "${[...w].reverse().join('')}"`)) quotedIds.add(id);
-  const plan = { base, newNameIds, pieces: frozenNamePieces(new Set([...base, ...newNameIds, ...quotedIds]), tokenizer) };
+  const plan = { base, newNameIds, pieces: frozenNamePieces(new Set([...base, ...newNameIds, ...quotedIds]), tokenizer, new Set([...newNameIds, ...quotedIds])) };
   plans.set(seed, plan);
   return plan;
 }

@@ -25,7 +25,7 @@ export const CATEGORIES = [
   'population', 'weather', 'capital', 'winner',
   'arithmetic', 'integral', 'derivative', 'sqrt', 'solve',
   'sumRange', 'factorial', 'power', 'sort', 'reverse',
-  'chat', 'date', 'custom',
+  'chat', 'date', 'custom', 'remember',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -34,7 +34,7 @@ export const CATEGORY_TOOL: Readonly<Record<Category, ToolName | null>> = {
   population: 'brave_search', weather: 'brave_search', capital: 'brave_search', winner: 'brave_search',
   arithmetic: 'wolfram_alpha', integral: 'wolfram_alpha', derivative: 'wolfram_alpha', sqrt: 'wolfram_alpha', solve: 'wolfram_alpha',
   sumRange: 'code_interpreter', factorial: 'code_interpreter', power: 'code_interpreter', sort: 'code_interpreter', reverse: 'code_interpreter',
-  chat: null, date: null, custom: 'custom',
+  chat: null, date: null, custom: 'custom', remember: null,
 };
 
 /** How often each category is drawn in the evaluation sets, and in the training corpus unless TRAIN_OPTIONS overrides it. */
@@ -43,6 +43,9 @@ export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
   arithmetic: 9, integral: 4, derivative: 4, sqrt: 3, solve: 4,
   sumRange: 4, factorial: 3.5, power: 3.5, sort: 4, reverse: 4,
   chat: 9, date: 4,
+  // Copy exercises with made-up names: training only (TRAIN_OPTIONS). Before custom, which stays last: Rng.weighted
+  // falls back to the last key on a rounding edge, so this order leaves every evaluation set's draws as they were.
+  remember: 0,
   // Custom tools are drawn only where a set asks for them (TRAIN_OPTIONS, the customTools set).
   custom: 0,
 };
@@ -321,6 +324,8 @@ export function generateExchange(rng: Rng, category: Category, p: Pools, date: s
       const item = rng.pick(CHAT[p.templates]);
       return { ...base, category, tool: null, question: item.question, call: null, expectedCall: null, result: null, answer: rng.pick(item.answers), values: [] };
     }
+    case 'remember':
+      return rememberExchange(rng, pieces);
     case 'date': {
       const today = formatDate(date);
       const answer = fill(rng.pick(['Today is {d}.', 'Today\'s date is {d}.', 'It is {d}.']), { d: today });
@@ -328,6 +333,36 @@ export function generateExchange(rng: Rng, category: Category, p: Pools, date: s
     }
   }
 }
+
+/**
+ * A copy exercise with no tool: the user says 1–3 made-up names and the answer repeats them. Only the
+ * training corpus draws it (with frozen pieces), so copying is practised on names no memory can supply.
+ */
+function rememberExchange(rng: Rng, pieces?: NamePieces): Exchange {
+  if (!pieces) throw new Error('remember exchanges need the made-up names\' pieces (TRAIN_OPTIONS)');
+  const [a, b, c] = [syntheticName(rng, pieces), syntheticName(rng, pieces), syntheticName(rng, pieces)];
+  const item = rng.pick(REMEMBER);
+  const template = rng.pick(item.answers);
+  const values = (['a', 'b', 'c'] as const).filter((k) => template.includes(`{${k}}`)).map((k) => ({ a, b, c })[k]);
+  return { ...base, category: 'remember', tool: null, question: fill(item.question, { a, b, c }), call: null, expectedCall: null, result: null, answer: fill(template, { a, b, c }), values };
+}
+
+/** Every remember question and answer with each name slot filled by `name`: the exercises' own words, for the frozen plan's learned ids. */
+export function rememberTexts(name: string): string[] {
+  return REMEMBER.flatMap((item) => [item.question, ...item.answers].map((t) => fill(t, { a: name, b: name, c: name })));
+}
+
+const REMEMBER: ReadonlyArray<{ question: string; answers: readonly string[] }> = [
+  { question: 'My name is {a}.', answers: ['Nice to meet you, {a}!', 'Hello {a}, how can I help you today?'] },
+  { question: 'I named my dog {a}. What is my dog called?', answers: ['Your dog is called {a}.', 'Your dog\'s name is {a}.'] },
+  { question: 'Please remember the word {a}. Which word did I ask you to remember?', answers: ['You asked me to remember {a}.', 'The word is {a}.'] },
+  { question: 'Our new product is called {a}. Can you write a short slogan for it?', answers: ['{a}: made for you.', 'Try {a} today!'] },
+  { question: 'Please repeat after me: {a} {b}.', answers: ['{a} {b}.'] },
+  { question: 'My friends {a} and {b} are visiting this weekend.', answers: ['Have a great weekend with {a} and {b}!', 'Enjoy your time with {a} and {b}.'] },
+  { question: 'I live in {a}, and my sister lives in {b}. Where does my sister live?', answers: ['Your sister lives in {b}.', 'She lives in {b}.'] },
+  { question: 'Our team is {a}, {b} and {c}. Who is on the team?', answers: ['The team is {a}, {b} and {c}.', 'On the team: {a}, {b} and {c}.'] },
+  { question: 'Put these names in a list: {a}, {b}, {c}.', answers: ['- {a}\n- {b}\n- {c}', '1. {a}\n2. {b}\n3. {c}'] },
+];
 
 /** A short follow-up continuing `prev`'s category with another entity of the same pool. */
 function followUpExchange(rng: Rng, prev: Exchange, p: Pools): Exchange {

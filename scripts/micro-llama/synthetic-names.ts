@@ -32,8 +32,9 @@ let cached: NamePieces | undefined;
  * vocabulary, minus every id in `exclude` (the ids the corpus has without made-up names, which get
  * learned rows, and the new-names evaluation's ids, which must stay never seen), so that every piece of
  * a made-up name is a frozen row (scripts/setup/frozen-rows.ts) and copying is learned on frozen rows.
+ * `forbidden` ids (the new names') occur in no form of a made-up name, with or without its space.
  */
-export function frozenNamePieces(exclude: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer()): NamePieces & { ids: Set<number> } {
+export function frozenNamePieces(exclude: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer(), forbidden: ReadonlySet<number> = exclude): NamePieces & { ids: Set<number> } {
   const starts: string[] = [];
   const continuations: string[] = [];
   const ids = new Set<number>();
@@ -45,7 +46,8 @@ export function frozenNamePieces(exclude: ReadonlySet<number>, tokenizer: TextTo
     else continue;
     ids.add(id);
   }
-  const accept = (name: string) => tokenizer.encode(` ${name}`).every((id) => ids.has(id));
+  // Written without a space (a JSON string's start) a name tokenizes differently: none of those ids may be forbidden.
+  const accept = (name: string) => tokenizer.encode(` ${name}`).every((id) => ids.has(id)) && tokenizer.encode(name).every((id) => !forbidden.has(id));
   return { starts, continuations, ids, accept };
 }
 

@@ -35,4 +35,13 @@ describe('frozen rows', () => {
     expect([...embed.subarray(6 * H, 7 * H)]).toEqual([0, 1, 2, 3].map((d) => 0.5 * frozenSign(6, d)));
     expect(embed.subarray(FROZEN_ROWS_BELOW * H).every((x) => x === 0)).toBe(true);
   });
+
+  it('fill only their first `dims` dimensions when told, zero above, as train.py --frozen-dims does', () => {
+    const H = 4;
+    const embed = new Float32Array(16 * H);
+    fillFrozenRows(embed, H, new Set(), 0.25, 2);
+    for (const id of [0, 9, 15]) {
+      expect([...embed.subarray(id * H, (id + 1) * H)]).toEqual([0.25 * frozenSign(id, 0), 0.25 * frozenSign(id, 1), 0, 0]);
+    }
+  });
 });

@@ -4,9 +4,10 @@
  * so that a name made of ids the model never saw is still a distinct vector it can attend to and copy.
  * The rows are regenerated from this hash, not stored: the artifact holds only their one scale.
  *
- * Invariants: row(id)[d] = scale × sign(id, d) with sign ∈ {−1, +1} from murmur3's fmix32 of
- * (id, d, FROZEN_ROW_SEED) — bit-identical to models/micro-llama/train/frozen_rows.py, which a test checks;
- * special-token ids (≥ FIRST_SPECIAL_ID) never get a frozen row: a reserved special token stays a zero row.
+ * Invariants: row(id)[d] = scale × sign(id, d) for d < dims and 0 above, with sign ∈ {−1, +1} from murmur3's
+ * fmix32 of (id, d, FROZEN_ROW_SEED) — bit-identical to models/micro-llama/train/frozen_rows.py, which a test
+ * checks; special-token ids (≥ FIRST_SPECIAL_ID) never get a frozen row: a reserved special token stays a zero row.
+ * Rows confined to the first `dims` dimensions let the model keep every frozen logit at 0 where it copies nothing.
  */
 export const FROZEN_ROW_SEED = 0x5eed_1405;
 export const FROZEN_ROWS_BELOW = 128_000;
@@ -26,12 +27,12 @@ export function frozenSign(id: number, d: number): 1 | -1 {
   return fmix32(x) & 1 ? 1 : -1;
 }
 
-/** Writes `scale × sign` rows into `embed` (vocab × hidden, row-major) for every ordinary id not in `learned`. */
-export function fillFrozenRows(embed: Float32Array, hidden: number, learned: ReadonlySet<number>, scale: number): void {
+/** Writes `scale × sign` rows (zero from dimension `dims` on) into `embed` (vocab × hidden, row-major) for every ordinary id not in `learned`. */
+export function fillFrozenRows(embed: Float32Array, hidden: number, learned: ReadonlySet<number>, scale: number, dims: number = hidden): void {
   const vocab = embed.length / hidden;
   for (let id = 0; id < Math.min(vocab, FROZEN_ROWS_BELOW); id++) {
     if (learned.has(id)) continue;
     const row = id * hidden;
-    for (let d = 0; d < hidden; d++) embed[row + d] = scale * frozenSign(id, d);
+    for (let d = 0; d < hidden; d++) embed[row + d] = d < dims ? scale * frozenSign(id, d) : 0;
   }
 }

@@ -25,9 +25,13 @@ const DEFAULT_TOKENIZER_DIR = join(repoRoot, 'models', 'llama-3.1-tokenizer');
 /** Bump when the expansion changes in a way the hashed inputs would not reveal. */
 const GENERATOR_VERSION = 1;
 export const MICRO_MANIFEST_FORMAT = 'micro-llama-fp16/1';
-/** Format /2: as /1 plus `model.embed_tokens.frozen_scale` (one float16), the scale of the frozen rows. */
+/**
+ * Format /2: as /1 plus `model.embed_tokens.frozen_scale` (one float16), the scale of the frozen rows, and
+ * optionally `model.embed_tokens.frozen_dims` (one int32, default hidden_size), how many leading dimensions they fill.
+ */
 export const MICRO_MANIFEST_FORMAT_FROZEN = 'micro-llama-fp16/2';
 const FROZEN_SCALE = 'model.embed_tokens.frozen_scale';
+const FROZEN_DIMS = 'model.embed_tokens.frozen_dims';
 export const MICRO_BOS_ID = 128000;
 export const MICRO_EOS_IDS: readonly number[] = [128001, 128008, 128009];
 /** The longest sequence the model was trained on (contextWindow in models.json). */
@@ -114,11 +118,13 @@ export function expandMicroArtifact(manifest: MicroManifest, bin: Uint8Array): M
   if (frozen) {
     const scale = get(FROZEN_SCALE);
     if (!(scale instanceof Float32Array) || scale.length !== 1 || !Number.isFinite(scale[0]!)) throw new Error(`micro model: ${FROZEN_SCALE} must be one finite float16`);
-    fillFrozenRows(embed, d.hidden, new Set(usedIds), scale[0]!);
+    const dims = byName.has(FROZEN_DIMS) ? get(FROZEN_DIMS) : Int32Array.of(d.hidden);
+    if (!(dims instanceof Int32Array) || dims.length !== 1 || dims[0]! < 1 || dims[0]! > d.hidden) throw new Error(`micro model: ${FROZEN_DIMS} must be one int32 in 1..${d.hidden}`);
+    fillFrozenRows(embed, d.hidden, new Set(usedIds), scale[0]!, dims[0]!);
   }
   const weights: Record<string, Float32Array> = { 'model.embed_tokens.weight': embed };
   for (const t of manifest.tensors) {
-    if (t.name === 'used_token_ids' || t.name === 'model.embed_tokens.rows' || t.name === FROZEN_SCALE) continue;
+    if (t.name === 'used_token_ids' || t.name === 'model.embed_tokens.rows' || t.name === FROZEN_SCALE || t.name === FROZEN_DIMS) continue;
     const w = readTensor(bin, t);
     if (!(w instanceof Float32Array)) throw new Error(`micro model: tensor ${t.name} must be float16`);
     weights[t.name] = w;

@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import frozen_rows  # noqa: E402
 
 VOCAB_SIZE = 128256
+# The frozen rows' scale starts FROZEN_INIT above --frozen-floor (softplus keeps it above the floor).
 FROZEN_INIT = 0.02
 
 
@@ -65,6 +66,10 @@ def parse_args():
     p.add_argument("--checkpoint-minutes", type=float, default=5.0)
     p.add_argument("--resume", action="store_true", help="continue from WORK/checkpoint.pt")
     p.add_argument("--negatives", type=int, default=4096, help="sampled frozen rows per step (frozen-row corpora only)")
+    p.add_argument("--frozen-dims", type=int, default=64,
+                   help="frozen rows use only the first N dimensions (0: all, as run 14); the rest are zero, so a position that copies nothing can keep every frozen logit at 0")
+    p.add_argument("--frozen-floor", type=float, default=0.1,
+                   help="lowest scale of the frozen rows (run 14 had none: its learned scale fell to 0.0019, under every learned row's 0.08, and nothing was copied)")
     return p.parse_args()
 
 
@@ -119,14 +124,16 @@ class Block(torch.nn.Module):
 
 
 class MicroLlama(torch.nn.Module):
-    def __init__(self, cfg, used_rows, frozen_signs=None, negatives=4096, zero_rows=None):
+    def __init__(self, cfg, used_rows, frozen_signs=None, negatives=4096, zero_rows=None, frozen_floor=0.0):
         super().__init__()
         self.cfg = cfg
         self.embed = torch.nn.Embedding(used_rows, cfg["hidden_size"])
-        # Frozen rows: compact ids >= used_rows index frozen_signs; their rows are FROZEN_INIT * scale * sign.
-        self.register_buffer("frozen", None if frozen_signs is None else torch.from_numpy(frozen_signs) * FROZEN_INIT, persistent=False)
+        # Frozen rows: compact ids >= used_rows index frozen_signs; their rows are frozen_row_scale() * sign.
+        self.register_buffer("frozen", None if frozen_signs is None else torch.from_numpy(frozen_signs), persistent=False)
+        self.frozen_floor = frozen_floor
         if frozen_signs is not None:
-            self.frozen_scale = torch.nn.Parameter(torch.tensor(1.0))
+            # softplus(raw) = FROZEN_INIT at the start.
+            self.frozen_scale = torch.nn.Parameter(torch.tensor(math.log(math.expm1(FROZEN_INIT))))
         self.negatives = negatives
         self.layers = torch.nn.ModuleList([Block(cfg) for _ in range(cfg["num_hidden_layers"])])
         self.norm = RMSNorm(cfg["hidden_size"], cfg["rms_norm_eps"])
@@ -159,12 +166,16 @@ class MicroLlama(torch.nn.Module):
             x = layer(x, cos, sin, mask)
         return self.norm(x)
 
+    def frozen_row_scale(self):
+        """The frozen rows' one scale: never under the floor, or the softmax over ~124,000 frozen rows pushes it to 0."""
+        return self.frozen_floor + F.softplus(self.frozen_scale)
+
     def embed_ids(self, ids):
         if self.frozen is None:
             return self.embed(ids)
         n = self.embed.num_embeddings
         learned = self.embed(ids.clamp(max=n - 1))
-        frozen = self.frozen[(ids - n).clamp(min=0)] * self.frozen_scale
+        frozen = self.frozen[(ids - n).clamp(min=0)] * self.frozen_row_scale()
         return torch.where((ids < n)[..., None], learned, frozen)
 
     def loss(self, ids, targets):
@@ -184,12 +195,16 @@ class MicroLlama(torch.nn.Module):
         is_frozen = t >= n
         targets = torch.unique(t[is_frozen] - n)  # sorted
         draws = torch.randint(0, total, (self.negatives,))
-        rows = self.frozen[torch.cat([targets, draws])] * self.frozen_scale
+        rows = self.frozen[torch.cat([targets, draws])] * self.frozen_row_scale()
         weight = math.log(max(total - len(targets), 1) / self.negatives)
         corr = torch.cat([torch.zeros(len(targets)), torch.full((self.negatives,), weight)])
         logits = torch.cat([hs @ self.embed.weight.t(), hs @ rows.t() + corr], dim=1)
         lse = torch.logaddexp(torch.logsumexp(logits, dim=-1), torch.tensor(self.zero_rows_lse))
         col = torch.where(is_frozen, n + torch.searchsorted(targets, (t - n).clamp(min=0)), t)
+        with torch.no_grad():
+            # Diagnostic: frozen targets that win among the learned rows, the batch's frozen targets and the draws.
+            hit = logits[is_frozen].argmax(-1) == col[is_frozen]
+            self.frozen_hits = (int(hit.sum()), int(is_frozen.sum()))
         return (lse - logits.gather(1, col[:, None])[:, 0]).mean()
 
 
@@ -247,7 +262,7 @@ def batches(data, batch_tokens, rng):
 
 # ----------------------------------------------------------------------------------------------- export
 
-def export(model, used_ids, cfg, out_dir, settings, frozen=False):
+def export(model, used_ids, cfg, out_dir, settings, frozen=False, frozen_dims=0):
     """weights.bin: the tensors as little-endian fp16 (ids as int32), 64-byte aligned; manifest.json describes them."""
     tensors = [("used_token_ids", np.asarray(used_ids, dtype="<i4"))]
     sd = {k: v.detach().float().numpy() for k, v in model.state_dict().items()}
@@ -269,7 +284,8 @@ def export(model, used_ids, cfg, out_dir, settings, frozen=False):
             tensors.append((hf + theirs, sd[p + ours].astype("<f2")))
     tensors.append(("model.norm.weight", sd["norm.weight"].astype("<f2")))
     if frozen:
-        tensors.append(("model.embed_tokens.frozen_scale", np.array([FROZEN_INIT * sd["frozen_scale"]], dtype="<f2")))
+        tensors.append(("model.embed_tokens.frozen_scale", np.array([float(model.frozen_row_scale())], dtype="<f2")))
+        tensors.append(("model.embed_tokens.frozen_dims", np.array([frozen_dims], dtype="<i4")))
 
     blob = bytearray()
     table = []
@@ -333,8 +349,11 @@ def main():
         learned = set(used_ids)
         frozen_ids = [i for i in range(frozen_rows.FROZEN_ROWS_BELOW) if i not in learned]
         frozen_signs = frozen_rows.signs(frozen_ids, args.hidden)
+        if args.frozen_dims:
+            frozen_signs[:, args.frozen_dims:] = 0.0
         for i in (frozen_ids[0], frozen_ids[len(frozen_ids) // 2], frozen_ids[-1]):
-            assert [frozen_rows.sign(i, d) for d in range(args.hidden)] == list(frozen_signs[frozen_ids.index(i)]), "frozen_rows.signs != sign"
+            k = args.frozen_dims or args.hidden
+            assert [frozen_rows.sign(i, d) if d < k else 0 for d in range(args.hidden)] == list(frozen_signs[frozen_ids.index(i)]), "frozen_rows.signs != sign"
         zero_rows = VOCAB_SIZE - frozen_rows.FROZEN_ROWS_BELOW - sum(1 for i in used_ids if i >= frozen_rows.FROZEN_ROWS_BELOW)
         compact = {t: i for i, t in enumerate(used_ids)}
         compact.update({t: len(used_ids) + k for k, t in enumerate(frozen_ids)})
@@ -358,14 +377,14 @@ def main():
         "rope_scaling": None,
         "tie_word_embeddings": True,
     }
-    model = MicroLlama(cfg, len(used_ids), frozen_signs, args.negatives, zero_rows)
+    model = MicroLlama(cfg, len(used_ids), frozen_signs, args.negatives, zero_rows, args.frozen_floor)
     n_layer_params = sum(p.numel() for n, p in model.named_parameters() if not n.startswith("embed"))
     print(f"corpus: {len(data)} dialogues, {sum(len(a) for a, _ in data)} tokens, {len(used_ids)} used ids; "
           f"model: {n_layer_params} parameters outside the embedding, {model.embed.weight.numel()} in used rows; "
           f"loaded in {time.time() - t_load:.1f} s; torch {torch.__version__}, {torch.get_num_threads()} threads", flush=True)
 
     if frozen_signs is not None:
-        print(f"frozen rows: {len(frozen_signs)} (scale {FROZEN_INIT} x learned factor), {args.negatives} sampled per step", flush=True)
+        print(f"frozen rows: {len(frozen_signs)} (scale {float(model.frozen_row_scale()):.3f}, learned, never under {args.frozen_floor}), {args.negatives} sampled per step", flush=True)
     decay = [p for n, p in model.named_parameters() if p.dim() == 2 and not n.startswith("embed")]
     no_decay = [p for n, p in model.named_parameters() if not (p.dim() == 2 and not n.startswith("embed"))]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
@@ -387,6 +406,7 @@ def main():
     t0 = time.time() - elapsed_before
     last_ckpt = time.time()
     window_loss, window_n, window_tok, window_t = 0.0, 0, 0, time.time()
+    window_hits = [0, 0]
     done = False
     log = open(os.path.join(args.work, "loss.log"), "a")
     while not done:
@@ -412,6 +432,8 @@ def main():
             opt.step()
             step += 1
             tokens_seen += ntok
+            if model.frozen is not None:
+                window_hits = [a + b for a, b in zip(window_hits, model.frozen_hits)]
             window_loss += float(loss) * n
             window_n += n
             window_tok += ntok
@@ -419,12 +441,14 @@ def main():
                 now = time.time()
                 mean = window_loss / max(window_n, 1)
                 line = (f"step {step:5d}  epoch {epoch}  {(now - t0) / 60:5.1f} min  loss {mean:.4f}  lr {lr:.2e}  "
-                        f"{window_tok / (now - window_t):6.0f} tok/s")
+                        f"{window_tok / (now - window_t):6.0f} tok/s" + ("" if model.frozen is None else
+                        f"  frozen scale {float(model.frozen_row_scale()):.4f}, targets hit {window_hits[0]}/{window_hits[1]}"))
                 print(line, flush=True)
                 log.write(line + "\n")
                 log.flush()
                 curve.append([step, round((now - t0) / 60, 2), round(mean, 4)])
                 window_loss, window_n, window_tok, window_t = 0.0, 0, 0, now
+                window_hits = [0, 0]
             if time.time() - last_ckpt > args.checkpoint_minutes * 60:
                 torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": time.time() - t0,
                             "curve": curve, "epoch": epoch, "tokens_seen": tokens_seen, "rng": rng.getstate(),
@@ -453,8 +477,8 @@ def main():
     }
     if frozen_signs is not None:
         settings["training"]["frozen_rows"] = len(frozen_signs)
-        settings["training"]["frozen_scale"] = round(FROZEN_INIT * float(model.frozen_scale), 6)
-    size = export(model, used_ids, cfg, args.out, settings, frozen=frozen_signs is not None)
+        settings["training"]["frozen_scale"] = round(float(model.frozen_row_scale()), 6)
+    size = export(model, used_ids, cfg, args.out, settings, frozen=frozen_signs is not None, frozen_dims=args.frozen_dims or args.hidden)
     print(f"trained {step} steps in {train_seconds / 60:.1f} min; exported {size} bytes to {args.out}", flush=True)
 
 
