@@ -4,7 +4,7 @@ import { pythonJson } from '../../src/format/python-json';
 import { renderIds, renderPrompt } from '../../src/format/render';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { CORPUS_DIALOGUES, CORPUS_SEED, frozenPlan, trainingDialogues, trainingExample } from './corpus';
-import { syntheticName } from './synthetic-names';
+import { frozenNamePieces, syntheticName } from './synthetic-names';
 import { CATEGORIES, containsValue, dialogueConversation, generateDialogue, type Dialogue, type Exchange, type SplitMode } from './dialogues';
 import { Rng } from './rng';
 import { FAILURE_TEXTS } from '../../src/tools/failure-texts';
@@ -260,8 +260,21 @@ describe('the frozen-row plan (run 14)', () => {
     }
     const rng = new Rng(3);
     for (let i = 0; i < 300; i++) {
-      for (const id of tokenizer.encode(` ${syntheticName(rng, plan.pieces)}`)) expect(plan.pieces.ids.has(id)).toBe(true);
+      const name = syntheticName(rng, plan.pieces);
+      for (const id of tokenizer.encode(` ${name}`)) expect(plan.pieces.ids.has(id)).toBe(true);
+      // Spelled without its space (a JSON string's start) it may tokenize otherwise, but never into a new name's ids.
+      for (const id of tokenizer.encode(name)) expect(plan.newNameIds.has(id), `${name}: ${id}`).toBe(false);
     }
+  });
+
+  it('refuses a made-up name whose no-space spelling holds a forbidden id, though its spaced pieces are all frozen', () => {
+    const spaced = tokenizer.encode(' Velmo');
+    const onlyBare = tokenizer.encode('Velmo').filter((id) => !spaced.includes(id));
+    expect(onlyBare.length).toBeGreaterThan(0);
+    const open = frozenNamePieces(new Set(), tokenizer);
+    const guarded = frozenNamePieces(new Set(), tokenizer, new Set(onlyBare));
+    expect(open.accept!('Velmo')).toBe(true);
+    expect(guarded.accept!('Velmo')).toBe(false);
   });
 
   it('keeps every new name out of the training corpus, while made-up names are in it', () => {

@@ -154,29 +154,55 @@ describe('the micro model through createNodeEngine', () => {
 });
 
 describe('format micro-llama-fp16/2 (frozen rows)', () => {
-  it('expands every ordinary id without a learned row to scale × its seeded signs, special tokens to zero', async () => {
+  /** The committed artifact as format /2 with a frozen scale of 0.5 and, when given, `dims` frozen dimensions. */
+  async function frozenVariant(dims?: number) {
     const base = await readFile(join(DEFAULT_MICRO_MODEL_DIR, 'weights.bin'));
-    const pad = (64 - (base.length % 64)) % 64;
-    const scaleBytes = new Uint8Array([0x00, 0x38]); // float16 0.5
-    const bin = new Uint8Array(base.length + pad + 2);
-    bin.set(base);
-    bin.set(scaleBytes, base.length + pad);
     const m = artifact.manifest;
+    const tensors = m.tensors.filter((t) => !t.name.startsWith('model.embed_tokens.frozen_'));
+    const pad = (64 - (base.length % 64)) % 64;
+    const extra = new Uint8Array(pad + 2 + (dims === undefined ? 0 : 64 - 2 + 4));
+    extra.set([0x00, 0x38], pad); // float16 0.5
+    const added = [{ name: 'model.embed_tokens.frozen_scale', dtype: 'float16' as const, shape: [1], offset: base.length + pad, bytes: 2 }];
+    if (dims !== undefined) {
+      new DataView(extra.buffer).setInt32(pad + 64, dims, true);
+      added.push({ name: 'model.embed_tokens.frozen_dims', dtype: 'int32' as const, shape: [1], offset: base.length + pad + 64, bytes: 4 } as never);
+    }
+    const bin = new Uint8Array(base.length + extra.length);
+    bin.set(base);
+    bin.set(extra, base.length);
     const manifest = {
       ...m, format: 'micro-llama-fp16/2',
       weights: { ...m.weights, bytes: bin.length, sha256: createHash('sha256').update(bin).digest('hex') },
-      tensors: [...m.tensors, { name: 'model.embed_tokens.frozen_scale', dtype: 'float16' as const, shape: [1], offset: base.length + pad, bytes: 2 }],
+      tensors: [...tensors, ...added],
     };
+    return { manifest, bin, tensors };
+  }
+  const H = () => artifact.manifest.config.hidden_size;
+  const unusedId = () => [0, 1001, 50_000, 127_999].find((id) => !new Set(artifact.usedIds).has(id))!;
+
+  it('expands every ordinary id without a learned row to scale × its seeded signs, special tokens to zero', async () => {
+    const { manifest, bin, tensors } = await frozenVariant();
     const expanded = expandMicroArtifact(manifest, bin);
-    const H = m.config.hidden_size;
+    const h = H();
     const embed = expanded.weights['model.embed_tokens.weight']!;
-    const used = new Set(artifact.usedIds);
-    const unused = [0, 1001, 50_000, 127_999].find((id) => !used.has(id))!;
-    expect([...embed.subarray(unused * H, (unused + 1) * H)]).toEqual(Array.from({ length: H }, (_, d) => 0.5 * frozenSign(unused, d)));
+    const unused = unusedId();
+    expect([...embed.subarray(unused * h, (unused + 1) * h)]).toEqual(Array.from({ length: h }, (_, d) => 0.5 * frozenSign(unused, d)));
     const learned = artifact.usedIds[10]!;
-    expect(embed.subarray(learned * H, (learned + 1) * H)).toEqual(artifact.weights['model.embed_tokens.weight']!.subarray(learned * H, (learned + 1) * H));
-    expect(embed.subarray(128_255 * H, 128_256 * H).every((x) => x === 0)).toBe(true);
+    expect(embed.subarray(learned * h, (learned + 1) * h)).toEqual(artifact.weights['model.embed_tokens.weight']!.subarray(learned * h, (learned + 1) * h));
+    expect(embed.subarray(128_255 * h, 128_256 * h).every((x) => x === 0)).toBe(true);
     expect(expanded.weights['model.embed_tokens.frozen_scale']).toBeUndefined();
-    expect(() => expandMicroArtifact({ ...manifest, tensors: m.tensors }, bin)).toThrow(/no tensor model.embed_tokens.frozen_scale/);
+    expect(() => expandMicroArtifact({ ...manifest, tensors }, bin)).toThrow(/no tensor model.embed_tokens.frozen_scale/);
+  });
+
+  it('fills only the stored number of leading dimensions, and refuses a number outside 1..hidden', async () => {
+    const { manifest, bin } = await frozenVariant(64);
+    const h = H();
+    const embed = expandMicroArtifact(manifest, bin).weights['model.embed_tokens.weight']!;
+    const unused = unusedId();
+    expect([...embed.subarray(unused * h, (unused + 1) * h)]).toEqual(Array.from({ length: h }, (_, d) => (d < 64 ? 0.5 * frozenSign(unused, d) : 0)));
+    for (const bad of [0, h + 1]) {
+      const v = await frozenVariant(bad);
+      expect(() => expandMicroArtifact(v.manifest, v.bin)).toThrow(/frozen_dims must be one int32/);
+    }
   });
 });
