@@ -68,8 +68,10 @@ def parse_args():
     p.add_argument("--negatives", type=int, default=4096, help="sampled frozen rows per step (frozen-row corpora only)")
     p.add_argument("--frozen-dims", type=int, default=64,
                    help="frozen rows use only the first N dimensions (0: all, as run 14); the rest are zero, so a position that copies nothing can keep every frozen logit at 0")
-    p.add_argument("--frozen-floor", type=float, default=0.1,
-                   help="lowest scale of the frozen rows (run 14 had none: its learned scale fell to 0.0019, under every learned row's 0.08, and nothing was copied)")
+    p.add_argument("--frozen-weight", type=float, default=4.0,
+                   help="loss weight of positions whose target is a frozen row (copies of made-up names); the logged loss stays unweighted")
+    p.add_argument("--frozen-floor", type=float, default=1.0,
+                   help="lowest scale of the frozen rows (run 14 had none: its scale fell to 0.0019 and nothing was copied; run 15's 0.1 copied 1-3 percent, README entries 14-16)")
     return p.parse_args()
 
 
@@ -124,13 +126,14 @@ class Block(torch.nn.Module):
 
 
 class MicroLlama(torch.nn.Module):
-    def __init__(self, cfg, used_rows, frozen_signs=None, negatives=4096, zero_rows=None, frozen_floor=0.0):
+    def __init__(self, cfg, used_rows, frozen_signs=None, negatives=4096, zero_rows=None, frozen_floor=0.0, frozen_weight=1.0):
         super().__init__()
         self.cfg = cfg
         self.embed = torch.nn.Embedding(used_rows, cfg["hidden_size"])
         # Frozen rows: compact ids >= used_rows index frozen_signs; their rows are frozen_row_scale() * sign.
         self.register_buffer("frozen", None if frozen_signs is None else torch.from_numpy(frozen_signs), persistent=False)
         self.frozen_floor = frozen_floor
+        self.frozen_weight = frozen_weight
         if frozen_signs is not None:
             # softplus(raw) = FROZEN_INIT at the start.
             self.frozen_scale = torch.nn.Parameter(torch.tensor(math.log(math.expm1(FROZEN_INIT))))
@@ -201,11 +204,16 @@ class MicroLlama(torch.nn.Module):
         logits = torch.cat([hs @ self.embed.weight.t(), hs @ rows.t() + corr], dim=1)
         lse = torch.logaddexp(torch.logsumexp(logits, dim=-1), torch.tensor(self.zero_rows_lse))
         col = torch.where(is_frozen, n + torch.searchsorted(targets, (t - n).clamp(min=0)), t)
+        nll = lse - logits.gather(1, col[:, None])[:, 0]
         with torch.no_grad():
             # Diagnostic: frozen targets that win among the learned rows, the batch's frozen targets and the draws.
             hit = logits[is_frozen].argmax(-1) == col[is_frozen]
             self.frozen_hits = (int(hit.sum()), int(is_frozen.sum()))
-        return (lse - logits.gather(1, col[:, None])[:, 0]).mean()
+            self.unweighted_loss = float(nll.mean())
+        if self.frozen_weight == 1.0:
+            return nll.mean()
+        # Copies of frozen rows weigh more in the gradient; the mean stays over positions, so other tokens' steps keep their size.
+        return (nll * torch.where(is_frozen, self.frozen_weight, 1.0)).mean()
 
 
 # ----------------------------------------------------------------------------------------------- data
@@ -377,7 +385,7 @@ def main():
         "rope_scaling": None,
         "tie_word_embeddings": True,
     }
-    model = MicroLlama(cfg, len(used_ids), frozen_signs, args.negatives, zero_rows, args.frozen_floor)
+    model = MicroLlama(cfg, len(used_ids), frozen_signs, args.negatives, zero_rows, args.frozen_floor, args.frozen_weight)
     n_layer_params = sum(p.numel() for n, p in model.named_parameters() if not n.startswith("embed"))
     print(f"corpus: {len(data)} dialogues, {sum(len(a) for a, _ in data)} tokens, {len(used_ids)} used ids; "
           f"model: {n_layer_params} parameters outside the embedding, {model.embed.weight.numel()} in used rows; "
@@ -434,7 +442,7 @@ def main():
             tokens_seen += ntok
             if model.frozen is not None:
                 window_hits = [a + b for a, b in zip(window_hits, model.frozen_hits)]
-            window_loss += float(loss) * n
+            window_loss += (float(loss) if model.frozen is None else model.unweighted_loss) * n
             window_n += n
             window_tok += ntok
             if step % args.log_every == 0:
