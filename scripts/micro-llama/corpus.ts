@@ -33,10 +33,11 @@ export const CORPUS_DIALOGUES = 40_000;
 export const TRAIN_OPTIONS: DialogueOptions = {
   mode: 'train',
   // Run 14: run 11's host-tool weight (10) and no renaming (run 13's renaming lowered host-tool choice).
+  // Run 15: the remember copy exercises (made-up names only, no tool).
   weights: { date: 12, custom: 10, remember: 10 },
   // Run 9 (issue 14): every failure the runtime can produce, host tools, local-index results.
   errorRate: 0.1,
-  // Run 14: made-up names again (off in runs 11–13), now built only from frozen-row pieces (frozenPlan).
+  // Made-up names again since run 14 (off in runs 11–13), built only from frozen-row pieces (frozenPlan); 0.5 since run 15.
   syntheticRate: 0.5,
   localIndexRate: 0.3,
   unusedToolsRate: 0.08,
