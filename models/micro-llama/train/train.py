@@ -16,6 +16,9 @@ every other ordinary id has a frozen row scale * sign (frozen_rows.py, regenerat
 micro-llama-fp16/2), and only the unused special tokens stay zero rows. The frozen part of the softmax is
 sampled: the frozen ids that are targets in the batch exactly, plus --negatives uniform draws weighted by
 (frozen rows - targets) / draws, an unbiased estimate of the rest of the partition function.
+
+Curriculum (run 17 on, --copy-first): the first steps draw only the dialogues whose loss is rich in copies of
+frozen rows, so that copying never-seen ids is learned before the rest of the corpus dilutes it.
 """
 import argparse
 import hashlib
@@ -72,6 +75,10 @@ def parse_args():
                    help="loss weight of positions whose target is a frozen row (copies of made-up names); the logged loss stays unweighted")
     p.add_argument("--frozen-floor", type=float, default=1.0,
                    help="lowest scale of the frozen rows (run 14 had none: its scale fell to 0.0019 and nothing was copied; run 15's 0.1 copied 1-3 percent, README entries 14-16)")
+    p.add_argument("--copy-first", type=int, default=2000,
+                   help="curriculum (run 17): the first N steps draw only the copy-heavy dialogues (--copy-share), then the whole corpus; 0: none (runs 1-16)")
+    p.add_argument("--copy-share", type=float, default=0.1,
+                   help="a dialogue is copy-heavy when frozen targets are at least this share of its loss tokens (run 15's corpus: 0.1 selects 6,736 dialogues, 18 percent of their loss tokens frozen)")
     return p.parse_args()
 
 
@@ -240,6 +247,26 @@ def to_arrays(examples, compact):
             tgt[start - 1:end - 1] = ids[start:end]
         out.append((ids, tgt))
     return out
+
+
+def copy_heavy(data, first_frozen, share):
+    """The dialogues whose loss tokens are at least `share` copies of frozen rows (ids >= first_frozen)."""
+    out = []
+    for ids, tgt in data:
+        loss = tgt[tgt >= 0]
+        frozen = int((loss >= first_frozen).sum())
+        if frozen and frozen >= share * len(loss):
+            out.append((ids, tgt))
+    return out
+
+
+def stream(data, batch_tokens, rng):
+    """Endless length-bucketed batches, as (epoch, batch)."""
+    epoch = 0
+    while True:
+        epoch += 1
+        for b in batches(data, batch_tokens, rng):
+            yield epoch, b
 
 
 def batches(data, batch_tokens, rng):
@@ -417,51 +444,65 @@ def main():
     window_hits = [0, 0]
     done = False
     log = open(os.path.join(args.work, "loss.log"), "a")
+    copy_data = copy_heavy(data, len(used_ids), args.copy_share) if args.copy_first and frozen_signs is not None else []
+    if copy_data:
+        print(f"curriculum: steps 1-{args.copy_first} on {len(copy_data)} copy-heavy dialogues "
+              f"({sum(len(a) for a, _ in copy_data)} tokens), then the whole corpus", flush=True)
+    # Copy phase first (its own epochs, not counted in `epoch`), then the whole corpus from its first epoch.
+    copy_stream = stream(copy_data, args.batch_tokens, rng) if copy_data else None
+    main_stream = None
+    copy_epoch, epochs_before = 0, epoch
     while not done:
-        epoch += 1
-        for ids, tgt, ntok in batches(data, args.batch_tokens, rng):
-            elapsed = time.time() - t0
-            if elapsed >= budget or step >= args.steps:
-                done = True
-                break
-            frac = max(elapsed / budget, step / args.steps)
-            if step < args.warmup:
-                lr = args.lr * (step + 1) / args.warmup
-            else:
-                # Warmup, then constant, then a cosine decay over the last part (warmup-stable-decay).
-                d = max(0.0, (frac - args.decay_from) / (1 - args.decay_from))
-                lr = args.lr * (args.min_lr_ratio + (1 - args.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * d)))
-            for g in opt.param_groups:
-                g["lr"] = lr
-            loss, n = model.loss(ids, tgt)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
-            step += 1
-            tokens_seen += ntok
-            if model.frozen is not None:
-                window_hits = [a + b for a, b in zip(window_hits, model.frozen_hits)]
-            window_loss += (float(loss) if model.frozen is None else model.unweighted_loss) * n
-            window_n += n
-            window_tok += ntok
-            if step % args.log_every == 0:
-                now = time.time()
-                mean = window_loss / max(window_n, 1)
-                line = (f"step {step:5d}  epoch {epoch}  {(now - t0) / 60:5.1f} min  loss {mean:.4f}  lr {lr:.2e}  "
-                        f"{window_tok / (now - window_t):6.0f} tok/s" + ("" if model.frozen is None else
-                        f"  frozen scale {float(model.frozen_row_scale()):.4f}, targets hit {window_hits[0]}/{window_hits[1]}"))
-                print(line, flush=True)
-                log.write(line + "\n")
-                log.flush()
-                curve.append([step, round((now - t0) / 60, 2), round(mean, 4)])
-                window_loss, window_n, window_tok, window_t = 0.0, 0, 0, now
-                window_hits = [0, 0]
-            if time.time() - last_ckpt > args.checkpoint_minutes * 60:
-                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": time.time() - t0,
-                            "curve": curve, "epoch": epoch, "tokens_seen": tokens_seen, "rng": rng.getstate(),
-                            "torch_rng": torch.get_rng_state()}, ckpt_path)
-                last_ckpt = time.time()
+        if copy_stream is not None and step < args.copy_first:
+            copy_epoch, (ids, tgt, ntok) = next(copy_stream)
+        else:
+            if main_stream is None:
+                main_stream = stream(data, args.batch_tokens, rng)
+            e, (ids, tgt, ntok) = next(main_stream)
+            epoch = epochs_before + e
+        elapsed = time.time() - t0
+        if elapsed >= budget or step >= args.steps:
+            done = True
+            break
+        frac = max(elapsed / budget, step / args.steps)
+        if step < args.warmup:
+            lr = args.lr * (step + 1) / args.warmup
+        else:
+            # Warmup, then constant, then a cosine decay over the last part (warmup-stable-decay).
+            d = max(0.0, (frac - args.decay_from) / (1 - args.decay_from))
+            lr = args.lr * (args.min_lr_ratio + (1 - args.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * d)))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        loss, n = model.loss(ids, tgt)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        step += 1
+        tokens_seen += ntok
+        if model.frozen is not None:
+            window_hits = [a + b for a, b in zip(window_hits, model.frozen_hits)]
+        window_loss += (float(loss) if model.frozen is None else model.unweighted_loss) * n
+        window_n += n
+        window_tok += ntok
+        if step % args.log_every == 0:
+            now = time.time()
+            mean = window_loss / max(window_n, 1)
+            phase = f"copy {copy_epoch}" if copy_data and step <= args.copy_first else f"epoch {epoch}"
+            line = (f"step {step:5d}  {phase}  {(now - t0) / 60:5.1f} min  loss {mean:.4f}  lr {lr:.2e}  "
+                    f"{window_tok / (now - window_t):6.0f} tok/s" + ("" if model.frozen is None else
+                    f"  frozen scale {float(model.frozen_row_scale()):.4f}, targets hit {window_hits[0]}/{window_hits[1]}"))
+            print(line, flush=True)
+            log.write(line + "\n")
+            log.flush()
+            curve.append([step, round((now - t0) / 60, 2), round(mean, 4)])
+            window_loss, window_n, window_tok, window_t = 0.0, 0, 0, now
+            window_hits = [0, 0]
+        if time.time() - last_ckpt > args.checkpoint_minutes * 60:
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": time.time() - t0,
+                        "curve": curve, "epoch": epoch, "tokens_seen": tokens_seen, "rng": rng.getstate(),
+                        "torch_rng": torch.get_rng_state()}, ckpt_path)
+            last_ckpt = time.time()
     train_seconds = time.time() - t0
     torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": train_seconds, "curve": curve,
                 "epoch": epoch, "tokens_seen": tokens_seen, "rng": rng.getstate(), "torch_rng": torch.get_rng_state()}, ckpt_path)
@@ -475,6 +516,7 @@ def main():
             "threads": torch.get_num_threads(),
             "steps": step,
             "epochs_started": epoch,
+            "copy_phase": {"steps": min(step, args.copy_first), "dialogues": len(copy_data), "epochs_started": copy_epoch} if copy_data else None,
             "tokens_seen": tokens_seen,
             "minutes": round(train_seconds / 60, 1),
             "parameters_outside_embedding": n_layer_params,
