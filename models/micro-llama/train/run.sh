@@ -1,8 +1,8 @@
 #!/bin/sh
-# The current training configuration (run 17: run 16's frozen rows in 64 dimensions with a scale floor of 1.0 and their copies weighted 4, made-up names in half the search questions, remember exercises, plus 2,000 copy-first steps), corpus → training → evaluation, writing models/micro-llama/weights.bin
+# The current training configuration (run 17: run 16's frozen rows in 64 dimensions with a scale floor of 1.0 and their copies weighted 4, made-up names in half the search questions, remember exercises, plus a copy-first curriculum: 600 toy steps, then copy-heavy dialogues to step 1,600), corpus → training → evaluation, writing models/micro-llama/weights.bin
 # and manifest.json. The committed artifact is run 7's: a checkout of commit 99087fa reproduces it. See README.md in
 # this folder. Run from anywhere; ~90 min on 2 cores (run 11: 85 min of training, 15,000 steps before the 100-min cap).
-# Run 13 ran as `OMP_NUM_THREADS=2 run.sh --threads 2 --minutes 75`, run 14 as `run.sh --minutes 50`, runs 15 and 16 as `OMP_NUM_THREADS=2 run.sh --threads 2`, run 17 the same way (README.md, entries 13–17).
+# Run 13 ran as `OMP_NUM_THREADS=2 run.sh --threads 2 --minutes 75`, run 14 as `run.sh --minutes 50`, runs 15 and 16 as `OMP_NUM_THREADS=2 run.sh --threads 2`, runs 17 and 18 the same way (README.md, entries 13–18).
 set -eu
 cd "$(dirname "$0")/../../.."
 OUT=models/micro-llama/train/out

@@ -17,8 +17,9 @@ micro-llama-fp16/2), and only the unused special tokens stay zero rows. The froz
 sampled: the frozen ids that are targets in the batch exactly, plus --negatives uniform draws weighted by
 (frozen rows - targets) / draws, an unbiased estimate of the rest of the partition function.
 
-Curriculum (run 17 on, --copy-first): the first steps draw only the dialogues whose loss is rich in copies of
-frozen rows, so that copying never-seen ids is learned before the rest of the corpus dilutes it.
+Curriculum (run 17 on): a short copy toy (run 18 on, --toy-first), then only the dialogues whose loss is rich
+in copies of frozen rows (--copy-first), so that copying never-seen ids is learned before the rest of the corpus
+dilutes it.
 """
 import argparse
 import hashlib
@@ -75,8 +76,10 @@ def parse_args():
                    help="loss weight of positions whose target is a frozen row (copies of made-up names); the logged loss stays unweighted")
     p.add_argument("--frozen-floor", type=float, default=1.0,
                    help="lowest scale of the frozen rows (run 14 had none: its scale fell to 0.0019 and nothing was copied; run 15's 0.1 copied 1-3 percent, README entries 14-16)")
-    p.add_argument("--copy-first", type=int, default=2000,
-                   help="curriculum (run 17): the first N steps draw only the copy-heavy dialogues (--copy-share), then the whole corpus; 0: none (runs 1-16)")
+    p.add_argument("--toy-first", type=int, default=600,
+                   help="curriculum (run 18): the first N steps train the copy toy (toy_copies), before the copy-heavy dialogues; 0: none (runs 1-17)")
+    p.add_argument("--copy-first", type=int, default=1600,
+                   help="curriculum (runs 17-18): until step N (after the toy steps) draw only the copy-heavy dialogues (--copy-share), then the whole corpus; 0: none (runs 1-16)")
     p.add_argument("--copy-share", type=float, default=0.1,
                    help="a dialogue is copy-heavy when frozen targets are at least this share of its loss tokens (run 15's corpus: 0.1 selects 6,736 dialogues, 18 percent of their loss tokens frozen)")
     return p.parse_args()
@@ -258,6 +261,23 @@ def copy_heavy(data, first_frozen, share):
         if frozen and frozen >= share * len(loss):
             out.append((ids, tgt))
     return out
+
+
+def toy_copies(size, filler, names, marks, rng):
+    """copy_frozen_scale.py's task in real ids: `filler Q name filler A name END`, loss on the copy and END.
+    Short sequences make the copy circuit cheap to find (run 17: none found in 2,000 steps of ~200-token
+    dialogues; after 600 toy steps, copy-heavy dialogues were copied 35% teacher-forced, README entry 18)."""
+    q, a, end = marks
+    seqs = []
+    for _ in range(size):
+        name = [rng.choice(names) for _ in range(rng.randint(1, 3))]
+        fill = [[rng.choice(filler) for _ in range(rng.randint(2, 12))] for _ in range(2)]
+        seq = fill[0] + [q] + name + fill[1] + [a] + name + [end]
+        tgt = [-1] * len(seq)
+        first = len(seq) - len(name) - 1  # the copy's first id; position t predicts seq[t + 1]
+        tgt[first - 1:-1] = seq[first:]
+        seqs.append((np.array(seq, dtype=np.int64), np.array(tgt, dtype=np.int64)))
+    return next(batches(seqs, 10 ** 9, rng))
 
 
 def stream(data, batch_tokens, rng):
@@ -446,14 +466,23 @@ def main():
     log = open(os.path.join(args.work, "loss.log"), "a")
     copy_data = copy_heavy(data, len(used_ids), args.copy_share) if args.copy_first and frozen_signs is not None else []
     if copy_data:
-        print(f"curriculum: steps 1-{args.copy_first} on {len(copy_data)} copy-heavy dialogues "
+        print(f"curriculum: steps {min(args.toy_first, args.copy_first) + 1}-{args.copy_first} on {len(copy_data)} copy-heavy dialogues "
               f"({sum(len(a) for a, _ in copy_data)} tokens), then the whole corpus", flush=True)
     # Copy phase first (its own epochs, not counted in `epoch`), then the whole corpus from its first epoch.
     copy_stream = stream(copy_data, args.batch_tokens, rng) if copy_data else None
     main_stream = None
     copy_epoch, epochs_before = 0, epoch
+    if args.toy_first and copy_data:
+        # The toy's names: the frozen ids the corpus itself uses (never a new name's id, which writeCorpus refuses).
+        toy_names = sorted({int(i) for a, _ in data for i in a if i >= len(used_ids)})
+        toy_filler = [compact[t] for t in used_ids if t < 128000]
+        toy_marks = toy_filler[256:259]
+        toy_rng = random.Random(args.seed + 1)
+        print(f"toy: steps 1-{args.toy_first}, 64 sequences a step, names from {len(toy_names)} frozen ids", flush=True)
     while not done:
-        if copy_stream is not None and step < args.copy_first:
+        if copy_data and step < args.toy_first:
+            ids, tgt, ntok = toy_copies(64, toy_filler, toy_names, toy_marks, toy_rng)
+        elif copy_stream is not None and step < args.copy_first:
             copy_epoch, (ids, tgt, ntok) = next(copy_stream)
         else:
             if main_stream is None:
@@ -488,7 +517,7 @@ def main():
         if step % args.log_every == 0:
             now = time.time()
             mean = window_loss / max(window_n, 1)
-            phase = f"copy {copy_epoch}" if copy_data and step <= args.copy_first else f"epoch {epoch}"
+            phase = ("toy" if step <= args.toy_first else f"copy {copy_epoch}") if copy_data and step <= args.copy_first else f"epoch {epoch}"
             line = (f"step {step:5d}  {phase}  {(now - t0) / 60:5.1f} min  loss {mean:.4f}  lr {lr:.2e}  "
                     f"{window_tok / (now - window_t):6.0f} tok/s" + ("" if model.frozen is None else
                     f"  frozen scale {float(model.frozen_row_scale()):.4f}, targets hit {window_hits[0]}/{window_hits[1]}"))
@@ -516,7 +545,8 @@ def main():
             "threads": torch.get_num_threads(),
             "steps": step,
             "epochs_started": epoch,
-            "copy_phase": {"steps": min(step, args.copy_first), "dialogues": len(copy_data), "epochs_started": copy_epoch} if copy_data else None,
+            "copy_phase": {"toy_steps": min(step, args.toy_first), "steps": max(0, min(step, args.copy_first) - args.toy_first),
+                           "dialogues": len(copy_data), "epochs_started": copy_epoch} if copy_data else None,
             "tokens_seen": tokens_seen,
             "minutes": round(train_seconds / 60, 1),
             "parameters_outside_embedding": n_layer_params,
