@@ -472,17 +472,24 @@ def main():
     copy_stream = stream(copy_data, args.batch_tokens, rng) if copy_data else None
     main_stream = None
     copy_epoch, epochs_before = 0, epoch
+    def phase(done_steps):
+        """Where the step after `done_steps` draws its batch: the copy toy, the copy-heavy dialogues or the whole corpus."""
+        if copy_data and done_steps < args.toy_first:
+            return "toy"
+        return "copy" if copy_data and done_steps < args.copy_first else "main"
+
     if args.toy_first and copy_data:
         # The toy's names: the frozen ids the corpus itself uses (never a new name's id, which writeCorpus refuses).
-        toy_names = sorted({int(i) for a, _ in data for i in a if i >= len(used_ids)})
+        all_ids = np.unique(np.concatenate([a for a, _ in data]))
+        toy_names = all_ids[all_ids >= len(used_ids)].tolist()
         toy_filler = [compact[t] for t in used_ids if t < 128000]
         toy_marks = toy_filler[256:259]
         toy_rng = random.Random(args.seed + 1)
         print(f"toy: steps 1-{args.toy_first}, 64 sequences a step, names from {len(toy_names)} frozen ids", flush=True)
     while not done:
-        if copy_data and step < args.toy_first:
+        if phase(step) == "toy":
             ids, tgt, ntok = toy_copies(64, toy_filler, toy_names, toy_marks, toy_rng)
-        elif copy_stream is not None and step < args.copy_first:
+        elif phase(step) == "copy":
             copy_epoch, (ids, tgt, ntok) = next(copy_stream)
         else:
             if main_stream is None:
@@ -517,8 +524,8 @@ def main():
         if step % args.log_every == 0:
             now = time.time()
             mean = window_loss / max(window_n, 1)
-            phase = ("toy" if step <= args.toy_first else f"copy {copy_epoch}") if copy_data and step <= args.copy_first else f"epoch {epoch}"
-            line = (f"step {step:5d}  {phase}  {(now - t0) / 60:5.1f} min  loss {mean:.4f}  lr {lr:.2e}  "
+            label = {"toy": "toy", "copy": f"copy {copy_epoch}", "main": f"epoch {epoch}"}[phase(step - 1)]
+            line = (f"step {step:5d}  {label}  {(now - t0) / 60:5.1f} min  loss {mean:.4f}  lr {lr:.2e}  "
                     f"{window_tok / (now - window_t):6.0f} tok/s" + ("" if model.frozen is None else
                     f"  frozen scale {float(model.frozen_row_scale()):.4f}, targets hit {window_hits[0]}/{window_hits[1]}"))
             print(line, flush=True)
