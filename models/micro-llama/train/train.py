@@ -82,6 +82,8 @@ def parse_args():
                    help="curriculum (runs 17-18): until step N (after the toy steps) draw only the copy-heavy dialogues (--copy-share), then the whole corpus; 0: none (runs 1-16)")
     p.add_argument("--copy-share", type=float, default=0.1,
                    help="a dialogue is copy-heavy when frozen targets are at least this share of its loss tokens (run 15's corpus: 0.1 selects 6,736 dialogues, 18 percent of their loss tokens frozen)")
+    p.add_argument("--init-from", default=None,
+                   help="start from the model weights of this checkpoint (run 19: run 18's final one) with a fresh optimizer, step count and schedule; the corpus must be the one it was trained on")
     return p.parse_args()
 
 
@@ -448,6 +450,15 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     ckpt_path = os.path.join(args.work, "checkpoint.pt")
     step, elapsed_before, curve, epoch, tokens_seen = 0, 0.0, [], 0, 0
+    init_from = None
+    if args.init_from:
+        # Weights only: the step count, schedule, optimizer and data order start afresh (not a resume).
+        ck = torch.load(args.init_from)
+        model.load_state_dict(ck["model"])
+        init_from = {"path": args.init_from, "steps": ck["step"], "minutes": round(ck["elapsed"] / 60, 1), "tokens_seen": ck["tokens_seen"],
+                     "final_loss": ck["curve"][-1][2] if ck["curve"] else None}
+        print(f"initialised from {args.init_from}: {ck['step']} steps, loss {init_from['final_loss']}", flush=True)
+        del ck
     if args.resume and os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path)
         model.load_state_dict(ck["model"])
@@ -555,6 +566,7 @@ def main():
             "copy_phase": {"toy_steps": min(step, args.toy_first), "steps": max(0, min(step, args.copy_first) - args.toy_first),
                            "dialogues": len(copy_data), "epochs_started": copy_epoch} if copy_data else None,
             "tokens_seen": tokens_seen,
+            "init_from": init_from,
             "minutes": round(train_seconds / 60, 1),
             "parameters_outside_embedding": n_layer_params,
             "used_embedding_rows": len(used_ids),
