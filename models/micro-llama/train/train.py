@@ -450,6 +450,12 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     ckpt_path = os.path.join(args.work, "checkpoint.pt")
     step, elapsed_before, curve, epoch, tokens_seen = 0, 0.0, [], 0, 0
+
+    def save_checkpoint(elapsed):
+        """Everything --resume restores (--init-from reads only the model, step, elapsed, curve and tokens_seen)."""
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": elapsed, "curve": curve,
+                    "epoch": epoch, "tokens_seen": tokens_seen, "rng": rng.getstate(), "torch_rng": torch.get_rng_state()}, ckpt_path)
+
     init_from = None
     if args.init_from:
         # Weights only: the step count, schedule, optimizer and data order start afresh (not a resume).
@@ -546,13 +552,10 @@ def main():
             window_loss, window_n, window_tok, window_t = 0.0, 0, 0, now
             window_hits = [0, 0]
         if time.time() - last_ckpt > args.checkpoint_minutes * 60:
-            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": time.time() - t0,
-                        "curve": curve, "epoch": epoch, "tokens_seen": tokens_seen, "rng": rng.getstate(),
-                        "torch_rng": torch.get_rng_state()}, ckpt_path)
+            save_checkpoint(time.time() - t0)
             last_ckpt = time.time()
     train_seconds = time.time() - t0
-    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "elapsed": train_seconds, "curve": curve,
-                "epoch": epoch, "tokens_seen": tokens_seen, "rng": rng.getstate(), "torch_rng": torch.get_rng_state()}, ckpt_path)
+    save_checkpoint(train_seconds)
 
     settings = {
         "corpus": {k: v for k, v in corpus_meta.items()},
