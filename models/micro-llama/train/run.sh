@@ -2,7 +2,7 @@
 # The current training configuration (run 18: run 16's frozen rows in 64 dimensions with a scale floor of 1.0 and their copies weighted 4, made-up names in half the search questions, remember exercises, plus a copy-first curriculum: 600 toy steps, then copy-heavy dialogues to step 1,600), corpus → training → evaluation, writing models/micro-llama/weights.bin
 # and manifest.json. The committed artifact is run 7's: a checkout of commit 99087fa reproduces it. See README.md in
 # this folder. Run from anywhere; ~90 min on 2 cores (run 11: 85 min of training, 15,000 steps before the 100-min cap).
-# Run 13 ran as `OMP_NUM_THREADS=2 run.sh --threads 2 --minutes 75`, run 14 as `run.sh --minutes 50`, runs 15 and 16 as `OMP_NUM_THREADS=2 run.sh --threads 2`, runs 17 and 18 the same way (README.md, entries 13–18); run 19 continues run 18's final checkpoint (`cp out/checkpoint.pt out/run18-final.pt`, then `OMP_NUM_THREADS=2 run.sh --threads 2 --init-from models/micro-llama/train/out/run18-final.pt --toy-first 0 --copy-first 0 --frozen-weight 1 --lr 1e-3 --warmup 200 --decay-from 0.5`, entry 19); run 20 continues run 19's (`cp out/checkpoint.pt out/run19-final.pt`, then `OMP_NUM_THREADS=2 run.sh --threads 2 --init-from models/micro-llama/train/out/run19-final.pt --toy-first 0 --copy-first 0 --frozen-weight 1 --lr 3e-4 --warmup 100 --decay-from 0 --minutes 90`, entry 20).
+# Each run's exact command (arguments, thread count, the checkpoint a continued run starts from) is in its README.md entry, the single record of it.
 set -eu
 cd "$(dirname "$0")/../../.."
 OUT=models/micro-llama/train/out
