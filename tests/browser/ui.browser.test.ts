@@ -194,11 +194,14 @@ describe('the chat page', { timeout: 120_000 }, () => {
   it('Regenerate and Edit message prefill only what diverges from the cached prefix', async () => {
     await page.evaluate(() => (window.uiSteps = []));
     expect(await ask(page, 'Remember: the harbour has seven bridges and two ferries.', forcedIds('Noted.<|eot_id|>'))).toBe('done');
-    const step = async (n: number) => page.evaluate((i) => window.uiSteps[i]!, n);
+    // A step is recorded at its step-finish event, which follows the last rendered delta: wait for it.
+    const step = async (n: number) => {
+      await page.waitForFunction((i) => window.uiSteps.length > i, n);
+      return page.evaluate((i) => window.uiSteps[i]!, n);
+    };
     const answered = await step(0);
     await page.evaluate((ids) => window.llamaTest!.forceNextRun(ids), forcedIds('Noted again.<|eot_id|>'));
     await lastTurn().locator('button.regenerate').click();
-    await page.waitForFunction(() => window.uiSteps.length === 2);
     const regenerated = await step(1);
     expect(regenerated.stats.prefilledTokens).toBe(divergent([...answered.prompt.ids, ...answered.ids], regenerated.prompt.ids));
     expect(regenerated.stats.prefilledTokens).toBe(1);
