@@ -20,6 +20,9 @@ sampled: the frozen ids that are targets in the batch exactly, plus --negatives 
 Curriculum (run 17 on): a short copy toy (run 18 on, --toy-first), then only the dialogues whose loss is rich
 in copies of frozen rows (--copy-first), so that copying never-seen ids is learned before the rest of the corpus
 dilutes it.
+
+Widening (run 21 on): --init-from a checkpoint narrower than --hidden/--heads/--intermediate places its weights
+inside the wider model (grow.py), checked by the loss before and after.
 """
 import argparse
 import hashlib
@@ -37,6 +40,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import frozen_rows  # noqa: E402
+import grow  # noqa: E402
 
 VOCAB_SIZE = 128256
 # The frozen rows' scale starts FROZEN_INIT above --frozen-floor (softplus keeps it above the floor).
@@ -83,7 +87,8 @@ def parse_args():
     p.add_argument("--copy-share", type=float, default=0.1,
                    help="a dialogue is copy-heavy when frozen targets are at least this share of its loss tokens (run 15's corpus: 0.1 selects 6,736 dialogues, 18 percent of their loss tokens frozen)")
     p.add_argument("--init-from", default=None,
-                   help="start from the model weights of this checkpoint (run 19: run 18's final one) with a fresh optimizer, step count and schedule; the corpus must be the one it was trained on")
+                   help="start from the model weights of this checkpoint (run 19: run 18's final one) with a fresh optimizer, step count and schedule; the corpus must be the one it was trained on. "
+                        "A narrower checkpoint is widened into the sizes given here (grow.py; run 21)")
     return p.parse_args()
 
 
@@ -226,6 +231,30 @@ class MicroLlama(torch.nn.Module):
             return nll.mean()
         # Copies of frozen rows weigh more in the gradient; the mean stays over positions, so other tokens' steps keep their size.
         return (nll * torch.where(is_frozen, self.frozen_weight, 1.0)).mean()
+
+
+def widen_into(model, state, cfg, used_ids, frozen_signs, zero_rows, data, args):
+    """Loads a narrower checkpoint into `model` through grow.grow_state, and measures what the widening changed:
+    the loss of the old and the widened model on the same batches (same sampled negatives), which must agree."""
+    was = grow.sizes(state, cfg["head_dim"])
+    model.load_state_dict(grow.grow_state(state, model.state_dict(), cfg["head_dim"], args.seed))
+    old_cfg = dict(cfg, hidden_size=was["hidden"], intermediate_size=was["intermediate"],
+                   num_attention_heads=was["heads"], num_key_value_heads=was["kv_heads"])
+    signs = None if frozen_signs is None else np.ascontiguousarray(frozen_signs[:, : was["hidden"]])
+    old = MicroLlama(old_cfg, len(used_ids), signs, args.negatives, zero_rows, args.frozen_floor, 1.0)
+    old.load_state_dict(state)
+    losses = {"old": 0.0, "widened": 0.0}
+    with torch.no_grad():
+        for k, (ids, tgt, _) in zip(range(4), batches(data, args.batch_tokens, random.Random(args.seed + 2))):
+            for name, m in (("old", old), ("widened", model)):
+                torch.manual_seed(args.seed + k)
+                loss, _ = m.loss(ids, tgt)
+                losses[name] += float(loss if m.frozen is None else m.unweighted_loss) / 4
+    print(f"widened {was} to hidden {cfg['hidden_size']}, heads {cfg['num_attention_heads']}/{cfg['num_key_value_heads']}, "
+          f"intermediate {cfg['intermediate_size']}: loss on 4 batches {losses['old']:.4f} before, {losses['widened']:.4f} after", flush=True)
+    # The new columns' small values may move the loss a little, never much: a larger change is a wiring mistake.
+    assert abs(losses["widened"] - losses["old"]) < 0.05 * losses["old"] + 1e-3, losses
+    return {"from": was, "loss_before": round(losses["old"], 4), "loss_after": round(losses["widened"], 4)}
 
 
 # ----------------------------------------------------------------------------------------------- data
@@ -460,9 +489,12 @@ def main():
     if args.init_from:
         # Weights only: the step count, schedule, optimizer and data order start afresh (not a resume).
         ck = torch.load(args.init_from)
-        model.load_state_dict(ck["model"])
         init_from = {"path": args.init_from, "steps": ck["step"], "minutes": round(ck["elapsed"] / 60, 1), "tokens_seen": ck["tokens_seen"],
                      "final_loss": ck["curve"][-1][2] if ck["curve"] else None}
+        if ck["model"]["embed.weight"].shape != model.embed.weight.shape:
+            init_from["widened"] = widen_into(model, ck["model"], cfg, used_ids, frozen_signs, zero_rows, data, args)
+        else:
+            model.load_state_dict(ck["model"])
         print(f"initialised from {args.init_from}: {ck['step']} steps, loss {init_from['final_loss']}", flush=True)
         del ck
     if args.resume and os.path.exists(ckpt_path):
