@@ -23,6 +23,8 @@ dilutes it.
 
 Widening (run 21 on): --init-from a checkpoint narrower than --hidden/--heads/--intermediate places its weights
 inside the wider model (grow.py), checked by the loss before and after.
+
+Continuing from an artifact (run 22 on): --init-from a manifest.json reads its weights.bin back (artifact.py).
 """
 import argparse
 import hashlib
@@ -39,6 +41,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import artifact  # noqa: E402
 import frozen_rows  # noqa: E402
 import grow  # noqa: E402
 
@@ -88,7 +91,8 @@ def parse_args():
                    help="a dialogue is copy-heavy when frozen targets are at least this share of its loss tokens (run 15's corpus: 0.1 selects 6,736 dialogues, 18 percent of their loss tokens frozen)")
     p.add_argument("--init-from", default=None,
                    help="start from the model weights of this checkpoint (run 19: run 18's final one) with a fresh optimizer, step count and schedule; the corpus must be the one it was trained on. "
-                        "A narrower checkpoint is widened into the sizes given here (grow.py; run 21)")
+                        "A narrower checkpoint is widened into the sizes given here (grow.py; run 21). "
+                        "A path ending in .json is an exported artifact's manifest.json (artifact.py; run 22): its weights.bin beside it, its learned ids the corpus's")
     return p.parse_args()
 
 
@@ -488,9 +492,14 @@ def main():
     init_from = None
     if args.init_from:
         # Weights only: the step count, schedule, optimizer and data order start afresh (not a resume).
-        ck = torch.load(args.init_from)
+        if args.init_from.endswith(".json"):
+            ck = artifact.as_checkpoint(args.init_from, used_ids, args.frozen_floor, args.frozen_dims or args.hidden)
+        else:
+            ck = torch.load(args.init_from)
         init_from = {"path": args.init_from, "steps": ck["step"], "minutes": round(ck["elapsed"] / 60, 1), "tokens_seen": ck["tokens_seen"],
                      "final_loss": ck["curve"][-1][2] if ck["curve"] else None}
+        if "weights_sha256" in ck:
+            init_from["weights_sha256"] = ck["weights_sha256"]
         if ck["model"]["embed.weight"].shape != model.embed.weight.shape:
             init_from["widened"] = widen_into(model, ck["model"], cfg, used_ids, frozen_signs, zero_rows, data, args)
         else:

@@ -1,0 +1,70 @@
+"""Reading an exported artifact (manifest.json + weights.bin) back as a checkpoint (run 22 on), so that training can
+continue from any run's weights, not only from a checkpoint.pt that lives on one machine: train/out/ is git-ignored
+and a new machine starts without it, while an artifact's two files can be kept anywhere.
+
+Invariants of as_checkpoint:
+- the weights.bin read is the one the manifest describes (size and sha256), and its used_token_ids are the corpus's
+  learned ids in the same order, so every embedding row keeps its token;
+- fp16 -> fp32 is exact, so exporting the state again unchanged writes the same bytes (checked by train.py
+  --steps 0, which only exports);
+- the frozen-row scale is exported as fp16 (1.0 for a scale at its floor of 1); it comes back as floor + the softplus of
+  a raw parameter, so a scale at or under its floor returns as floor + 1e-4, well inside fp16's rounding at 1.
+"""
+import hashlib
+import json
+import math
+import os
+
+import numpy as np
+import torch
+
+# The exported names (Hugging Face's) of train.py's per-layer parameters.
+LAYER_NAMES = {
+    "input_layernorm.weight": "input_layernorm.weight",
+    "self_attn.q_proj.weight": "q_proj.weight",
+    "self_attn.k_proj.weight": "k_proj.weight",
+    "self_attn.v_proj.weight": "v_proj.weight",
+    "self_attn.o_proj.weight": "o_proj.weight",
+    "post_attention_layernorm.weight": "post_attention_layernorm.weight",
+    "mlp.gate_proj.weight": "gate_proj.weight",
+    "mlp.up_proj.weight": "up_proj.weight",
+    "mlp.down_proj.weight": "down_proj.weight",
+}
+# softplus(raw) for a frozen scale exported at (or, after fp16 rounding, under) its floor.
+MIN_SCALE_ABOVE_FLOOR = 1e-4
+
+
+def read_tensors(manifest_path):
+    """The manifest and its tensors by name, after checking weights.bin against the manifest."""
+    with open(manifest_path) as f:
+        manifest = json.load(f)
+    with open(os.path.join(os.path.dirname(manifest_path), manifest["weights"]["file"]), "rb") as f:
+        blob = f.read()
+    if len(blob) != manifest["weights"]["bytes"] or hashlib.sha256(blob).hexdigest() != manifest["weights"]["sha256"]:
+        raise SystemExit(f"{manifest_path}: weights.bin is not the file the manifest describes")
+    tensors = {}
+    for t in manifest["tensors"]:
+        dtype = "<i4" if t["dtype"] == "int32" else "<f2"
+        tensors[t["name"]] = np.frombuffer(blob, dtype=dtype, count=int(np.prod(t["shape"])), offset=t["offset"]).reshape(t["shape"])
+    return manifest, tensors
+
+
+def as_checkpoint(manifest_path, used_ids, frozen_floor, frozen_dims):
+    """What train.py's --init-from reads from a checkpoint.pt (model, step, elapsed, curve, tokens_seen), from an artifact."""
+    manifest, tensors = read_tensors(manifest_path)
+    if tensors["used_token_ids"].tolist() != list(used_ids):
+        raise SystemExit(f"{manifest_path}: its learned ids are not this corpus's (regenerate the corpus it was trained on)")
+    if "model.embed_tokens.frozen_dims" in tensors and int(tensors["model.embed_tokens.frozen_dims"][0]) != frozen_dims:
+        raise SystemExit(f"{manifest_path}: its frozen rows span {int(tensors['model.embed_tokens.frozen_dims'][0])} dimensions, not --frozen-dims {frozen_dims}")
+    f32 = lambda name: torch.from_numpy(tensors[name].astype(np.float32))  # noqa: E731
+    state = {"embed.weight": f32("model.embed_tokens.rows"), "norm.weight": f32("model.norm.weight")}
+    for l in range(manifest["config"]["num_hidden_layers"]):
+        for theirs, ours in LAYER_NAMES.items():
+            state[f"layers.{l}.{ours}"] = f32(f"model.layers.{l}.{theirs}")
+    if "model.embed_tokens.frozen_scale" in tensors:
+        above = max(float(tensors["model.embed_tokens.frozen_scale"][0]) - frozen_floor, MIN_SCALE_ABOVE_FLOOR)
+        state["frozen_scale"] = torch.tensor(math.log(math.expm1(above)))
+    training = manifest.get("training", {})
+    return {"model": state, "step": training.get("steps", 0), "elapsed": 60.0 * training.get("minutes", 0),
+            "curve": training.get("loss_curve", []), "tokens_seen": training.get("tokens_seen", 0),
+            "weights_sha256": manifest["weights"]["sha256"]}
