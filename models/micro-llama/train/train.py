@@ -25,6 +25,7 @@ Widening (run 21 on): --init-from a checkpoint narrower than --hidden/--heads/--
 inside the wider model (grow.py), checked by the loss before and after.
 
 Continuing from an artifact (run 22 on): --init-from a manifest.json reads its weights.bin back (artifact.py).
+A pre-registered stop rule (--stop-rule STEP:RATE) ends a run before export, so it is never evaluated.
 """
 import argparse
 import hashlib
@@ -89,6 +90,9 @@ def parse_args():
                    help="curriculum (runs 17-18): until step N (after the toy steps) draw only the copy-heavy dialogues (--copy-share), then the whole corpus; 0: none (runs 1-16)")
     p.add_argument("--copy-share", type=float, default=0.1,
                    help="a dialogue is copy-heavy when frozen targets are at least this share of its loss tokens (run 15's corpus: 0.1 selects 6,736 dialogues, 18 percent of their loss tokens frozen)")
+    p.add_argument("--stop-rule", default=None, metavar="STEP:RATE",
+                   help="a run's pre-registered stop rule (runs 18-22: 3000:0.4): if frozen targets hit over the 100 steps ending at STEP "
+                        "are under RATE, exit with status 3 before exporting, so run.sh never evaluates it (run 21's was read off a log, which was lost)")
     p.add_argument("--init-from", default=None,
                    help="start from the model weights of this checkpoint (run 19: run 18's final one) with a fresh optimizer, step count and schedule; the corpus must be the one it was trained on. "
                         "A narrower checkpoint is widened into the sizes given here (grow.py; run 21). "
@@ -515,6 +519,11 @@ def main():
         torch.set_rng_state(ck["torch_rng"])
         print(f"resumed at step {step} ({elapsed_before / 60:.1f} min)", flush=True)
 
+    # The stop rule needs frozen rows to measure: a rule given without them is a mistake, not a pass.
+    stop_at, stop_rate = (int(args.stop_rule.split(":")[0]), float(args.stop_rule.split(":")[1])) if args.stop_rule else (0, 0.0)
+    if stop_at and frozen_signs is None:
+        raise SystemExit("--stop-rule measures frozen targets, and this corpus has no frozen rows")
+    stop_hits = [0, 0]
     budget = args.minutes * 60.0
     t0 = time.time() - elapsed_before
     last_ckpt = time.time()
@@ -576,6 +585,16 @@ def main():
         tokens_seen += ntok
         if model.frozen is not None:
             window_hits = [a + b for a, b in zip(window_hits, model.frozen_hits)]
+            if stop_at and stop_at - 100 < step <= stop_at:
+                stop_hits = [a + b for a, b in zip(stop_hits, model.frozen_hits)]
+        if stop_at and step == stop_at:
+            rate = stop_hits[0] / max(stop_hits[1], 1)
+            print(f"stop rule: frozen targets hit {stop_hits[0]}/{stop_hits[1]} ({rate:.1%}) over steps {max(1, stop_at - 99)}-{stop_at}, "
+                  f"{'under' if rate < stop_rate else 'at or over'} {stop_rate:.0%}", flush=True)
+            if rate < stop_rate:
+                save_checkpoint(time.time() - t0)
+                print("stopped by the stop rule: not exported, not to be evaluated", flush=True)
+                return 3
         window_loss += (float(loss) if model.frozen is None else model.unweighted_loss) * n
         window_n += n
         window_tok += ntok
