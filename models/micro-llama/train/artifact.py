@@ -18,7 +18,8 @@ import os
 import numpy as np
 import torch
 
-# The exported names (Hugging Face's) of train.py's per-layer parameters.
+# The exported names (Hugging Face's) of train.py's per-layer parameters, in weights.bin's order (train.py's export
+# writes them from this table, and this module reads them back with it).
 LAYER_NAMES = {
     "input_layernorm.weight": "input_layernorm.weight",
     "self_attn.q_proj.weight": "q_proj.weight",

@@ -364,17 +364,8 @@ def export(model, used_ids, cfg, out_dir, settings, frozen=False, frozen_dims=0)
     for l in range(cfg["num_hidden_layers"]):
         p = f"layers.{l}."
         hf = f"model.layers.{l}."
-        for ours, theirs in [
-            ("input_layernorm.weight", "input_layernorm.weight"),
-            ("q_proj.weight", "self_attn.q_proj.weight"),
-            ("k_proj.weight", "self_attn.k_proj.weight"),
-            ("v_proj.weight", "self_attn.v_proj.weight"),
-            ("o_proj.weight", "self_attn.o_proj.weight"),
-            ("post_attention_layernorm.weight", "post_attention_layernorm.weight"),
-            ("gate_proj.weight", "mlp.gate_proj.weight"),
-            ("up_proj.weight", "mlp.up_proj.weight"),
-            ("down_proj.weight", "mlp.down_proj.weight"),
-        ]:
+        # artifact.LAYER_NAMES' order is the file's tensor order.
+        for theirs, ours in artifact.LAYER_NAMES.items():
             tensors.append((hf + theirs, sd[p + ours].astype("<f2")))
     tensors.append(("model.norm.weight", sd["norm.weight"].astype("<f2")))
     if frozen:
