@@ -51,6 +51,18 @@ VOCAB_SIZE = 128256
 FROZEN_INIT = 0.02
 
 
+def stop_rule(text):
+    """--stop-rule's STEP:RATE as (step, rate)."""
+    try:
+        step, rate = text.split(":")
+        step, rate = int(step), float(rate)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not STEP:RATE, e.g. 3000:0.4")
+    if step < 100 or not 0 < rate <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: STEP counts a 100-step window (>= 100), RATE is in (0, 1]")
+    return step, rate
+
+
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--corpus", default="models/micro-llama/train/out", help="directory holding train.jsonl and corpus.json")
@@ -90,7 +102,7 @@ def parse_args():
                    help="curriculum (runs 17-18): until step N (after the toy steps) draw only the copy-heavy dialogues (--copy-share), then the whole corpus; 0: none (runs 1-16)")
     p.add_argument("--copy-share", type=float, default=0.1,
                    help="a dialogue is copy-heavy when frozen targets are at least this share of its loss tokens (run 15's corpus: 0.1 selects 6,736 dialogues, 18 percent of their loss tokens frozen)")
-    p.add_argument("--stop-rule", default=None, metavar="STEP:RATE",
+    p.add_argument("--stop-rule", default=(0, 0.0), type=stop_rule, metavar="STEP:RATE",
                    help="a run's pre-registered stop rule (runs 18-22: 3000:0.4): if frozen targets hit over the 100 steps ending at STEP "
                         "are under RATE, exit with status 3 before exporting, so run.sh never evaluates it (run 21's was read off a log, which was lost)")
     p.add_argument("--init-from", default=None,
@@ -511,7 +523,7 @@ def main():
         print(f"resumed at step {step} ({elapsed_before / 60:.1f} min)", flush=True)
 
     # The stop rule needs frozen rows to measure: a rule given without them is a mistake, not a pass.
-    stop_at, stop_rate = (int(args.stop_rule.split(":")[0]), float(args.stop_rule.split(":")[1])) if args.stop_rule else (0, 0.0)
+    stop_at, stop_rate = args.stop_rule
     if stop_at and frozen_signs is None:
         raise SystemExit("--stop-rule measures frozen targets, and this corpus has no frozen rows")
     stop_hits = [0, 0]
@@ -580,7 +592,7 @@ def main():
                 stop_hits = [a + b for a, b in zip(stop_hits, model.frozen_hits)]
         if stop_at and step == stop_at:
             rate = stop_hits[0] / max(stop_hits[1], 1)
-            print(f"stop rule: frozen targets hit {stop_hits[0]}/{stop_hits[1]} ({rate:.1%}) over steps {max(1, stop_at - 99)}-{stop_at}, "
+            print(f"stop rule: frozen targets hit {stop_hits[0]}/{stop_hits[1]} ({rate:.1%}) over steps {stop_at - 99}-{stop_at}, "
                   f"{'under' if rate < stop_rate else 'at or over'} {stop_rate:.0%}", flush=True)
             if rate < stop_rate:
                 save_checkpoint(time.time() - t0)
