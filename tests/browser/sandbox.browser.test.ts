@@ -132,7 +132,8 @@ describe('the Python sandbox', () => {
       broken.dispose();
       return { result, framesLeft: document.querySelectorAll('iframe').length - before };
     });
-    expect(r.result.error).toMatch(/^the Python interpreter could not load its files: .*\/no-pyodide-here\/pyodide\.asm\.wasm/);
+    // Pyodide fetches its wasm and its stdlib zip at once: whichever fails first is named (both are in the missing directory).
+    expect(r.result.error).toMatch(/^the Python interpreter could not load its files: .*\/no-pyodide-here\/(pyodide\.asm\.wasm|python_stdlib\.zip)\b/);
     expect(r.framesLeft).toBe(0);
     await expectHealthy();
   });
