@@ -34,7 +34,7 @@ import { Composer } from './views/composer';
 import { ConfirmDialog } from './views/confirm-dialog';
 import { ContextMeter } from './views/context-meter';
 import { ConversationList } from './views/conversation-list';
-import { DownloadDialog } from './views/download-dialog';
+import { QuestionDialog, type Question } from './views/question-dialog';
 import { EmptyState } from './views/empty-state';
 import { errorBox } from './views/error-box';
 import { InspectorView } from './views/inspector-view';
@@ -78,7 +78,7 @@ export class ChatPage {
   constructor(private readonly o: ChatPageOptions) {
     recordCspViolations();
     this.settings = o.settings.load();
-    const downloads = new DownloadDialog();
+    const downloads = new QuestionDialog('download-dialog');
     this.modelPanel = new ModelPanel((id) => void this.load(id));
     this.loader = new ModelLoader(o.engine, {
       ask: (id) => this.askDownload(id, downloads),
@@ -115,8 +115,10 @@ export class ChatPage {
     const documents = new LocalDocumentsView(this.tools);
     this.settingsPanel.el.append(new AllowedToolsView(this.session).el, documents.el);
     void documents.showRestored();
-    const cachePanel = new CachePanel(MODELS, o.modelsBaseUrl, (cached) => this.modelPanel.setCached(completeCachedIds(MODELS, cached, o.modelsBaseUrl)));
-    const chats = new ConversationList(this.library);
+    const deletions = new QuestionDialog('delete-dialog');
+    const askDelete = (q: Question) => deletions.ask(q);
+    const cachePanel = new CachePanel(MODELS, o.modelsBaseUrl, (cached) => this.modelPanel.setCached(completeCachedIds(MODELS, cached, o.modelsBaseUrl)), askDelete);
+    const chats = new ConversationList(this.library, askDelete);
     this.emptyState = new EmptyState((text) => this.composer.fill(text));
     const transcript = new TranscriptView(this.session, this.emptyState.el);
     this.composer = new Composer({ onSend: (text) => void this.session.send(text), onStop: () => this.session.stop() });
@@ -168,6 +170,7 @@ export class ChatPage {
       inspectorPane,
       dialog.el,
       downloads.el,
+      deletions.el,
     );
     this.composer.bindEscape(this.el);
 
@@ -231,7 +234,7 @@ export class ChatPage {
     void this.load(entry.id);
   }
 
-  private askDownload(id: string, dialog: DownloadDialog): Promise<boolean> {
+  private askDownload(id: string, dialog: QuestionDialog): Promise<boolean> {
     const fit = this.modelPanel.fitOf(id);
     const downlink = (navigator as { connection?: { downlink?: number } }).connection?.downlink;
     const question = fit ? downloadQuestion(fit, this.modelPanel.isCached(id), downlink) : null;

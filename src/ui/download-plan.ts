@@ -10,6 +10,7 @@
 import type { ModelFit } from '../engine/model-fit';
 import type { ModelEntry } from '../engine/model-list';
 import { formatBytes, formatDuration } from './format-units';
+import type { Question } from './views/question-dialog';
 
 export const CONFIRM_ABOVE_BYTES = 100_000_000;
 
@@ -17,13 +18,8 @@ export const CONFIRM_ABOVE_BYTES = 100_000_000;
 const TYPICAL_MBPS = 50;
 const FAST_MBPS = 500;
 
-export interface DownloadQuestion {
-  title: string;
-  lines: string[];
-  /** The page said this model will not run well here: warn, focus Cancel. */
-  strong: boolean;
-  confirmLabel: string;
-}
+/** `strong` when the page said this model will not run well here: warn, focus Cancel. */
+export type DownloadQuestion = Question;
 
 /** The hosts a model's files come from (https origins), or [] for a model served by this site. */
 export function modelHosts(model: ModelEntry): string[] {

@@ -56,7 +56,7 @@ import { ToolBox } from '../ui/tool-box';
 import { Composer } from '../ui/views/composer';
 import { ConfirmDialog } from '../ui/views/confirm-dialog';
 import { ContextMeter } from '../ui/views/context-meter';
-import { DownloadDialog } from '../ui/views/download-dialog';
+import { QuestionDialog } from '../ui/views/question-dialog';
 import { EmptyState } from '../ui/views/empty-state';
 import { errorBox } from '../ui/views/error-box';
 import { ProgressView } from '../ui/views/progress-view';
@@ -250,7 +250,7 @@ export class LlamaChatElement extends HTMLElement {
   }
 
   /** Asks before a download over 100 MB (the same question as the chat page). */
-  private async askDownload(id: string, dialog: DownloadDialog): Promise<boolean> {
+  private async askDownload(id: string, dialog: QuestionDialog): Promise<boolean> {
     const fit = (await this.modelChoices())?.choices.find((c) => c.id === id)?.fit;
     const downlink = (navigator as { connection?: { downlink?: number } }).connection?.downlink;
     const question = fit ? downloadQuestion(fit, false, downlink) : null;
@@ -295,7 +295,7 @@ export class LlamaChatElement extends HTMLElement {
     const config = { modelsBaseUrl: `${base}models/`, wasmBaseUrl: `${base}ort/` };
     this.engine = this.hasAttribute('test-hooks') ? startTestEngine(config) : startEngine(config);
     recordCspViolations();
-    const downloads = new DownloadDialog();
+    const downloads = new QuestionDialog('download-dialog');
     this.loader = new ModelLoader(this.engine, {
       ask: (id) => this.askDownload(id, downloads),
       diagnose: (id, error) => explainLoadFailure(error, MODELS.find((m) => m.id === id), MODELS),

@@ -241,8 +241,11 @@ describe('the chat page, conversation features', { timeout: 120_000 }, () => {
     }
 
     const count = await page.locator('.chat-item').count();
-    page.once('dialog', (d) => void d.accept());
     await current.locator('button.delete').click();
+    const ask = page.locator('dialog.delete-dialog');
+    await ask.waitFor({ state: 'visible' });
+    expect(await ask.innerText()).toContain('Delete “Counting in three languages”?');
+    await ask.locator('button.confirm').click();
     await page.waitForFunction((n) => document.querySelectorAll('.chat-item').length === n - 1, count);
     expect(await page.locator('.turn').count()).toBe(0);
     expect(await page.locator('.chat-title').allInnerTexts()).not.toContain('Counting in three languages');

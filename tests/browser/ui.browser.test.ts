@@ -86,8 +86,17 @@ describe('the chat page', { timeout: 120_000 }, () => {
     const entry = page.locator(`.cache-list li[data-key="${model}"]`);
     expect(await entry.locator('.cache-name').innerText()).toBe('Llama 3.2 1B Instruct (q4f32)');
     expect(await entry.locator('.cache-size').innerText()).toBe('2.0 KB · 2 files');
-    page.once('dialog', (d) => void d.accept());
+    // The page's own dialog asks first (a native confirm() would block the page); Cancel keeps the files.
+    const ask = page.locator('dialog.delete-dialog');
     await entry.locator('button', { hasText: 'Delete' }).click();
+    await ask.waitFor({ state: 'visible' });
+    expect(await ask.innerText()).toMatch(/Delete Llama 3\.2 1B Instruct \(q4f32\)\?[\s\S]*2\.0 KB in 2 files/);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await ask.locator('button.cancel').click();
+    await ask.waitFor({ state: 'hidden' });
+    expect(await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).length)).toBe(2);
+    await entry.locator('button', { hasText: 'Delete' }).click();
+    await ask.locator('button.confirm').click();
     await entry.waitFor({ state: 'detached' });
     expect(await page.evaluate(async () => (await (await caches.open('webllm/model')).keys()).length)).toBe(0);
   });

@@ -3,6 +3,7 @@ import type { ModelEntry } from '../../engine/model-list';
 import { h, replace } from '../dom';
 import { formatBytes } from '../format-units';
 import { deleteCachedModel, listCachedModels, type CachedModel } from '../model-cache';
+import type { Question } from './question-dialog';
 
 export class CachePanel {
   readonly el: HTMLElement;
@@ -13,6 +14,7 @@ export class CachePanel {
     private readonly models: readonly ModelEntry[],
     private readonly modelsBaseUrl: string,
     private readonly onChange: (cached: CachedModel[]) => void,
+    private readonly ask: (q: Question) => Promise<boolean>,
   ) {
     this.list = h('ul', { class: 'cache-list' });
     this.usage = h('p', { class: 'hint' });
@@ -48,7 +50,13 @@ export class CachePanel {
   }
 
   private async remove(c: CachedModel): Promise<void> {
-    if (!confirm(`Delete ${c.labels.join(' / ')} (${formatBytes(c.bytes)}) from this browser? It will be downloaded again on next use.`)) return;
+    const yes = await this.ask({
+      title: `Delete ${c.labels.join(' / ')}?`,
+      lines: [`${formatBytes(c.bytes)} in ${c.files} files leave this browser's storage.`, 'It will be downloaded again on next use.'],
+      strong: true,
+      confirmLabel: 'Delete',
+    });
+    if (!yes) return;
     await deleteCachedModel(this.models, this.modelsBaseUrl, c.key);
     await this.refresh();
   }

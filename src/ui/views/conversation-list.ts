@@ -6,13 +6,17 @@
 import type { ChatLibrary } from '../chat-library';
 import type { ConversationSummary } from '../conversation-store';
 import { h, replace } from '../dom';
+import type { Question } from './question-dialog';
 
 export class ConversationList {
   readonly el: HTMLElement;
   private readonly list: HTMLElement;
   private readonly problem: HTMLElement;
 
-  constructor(private readonly library: ChatLibrary) {
+  constructor(
+    private readonly library: ChatLibrary,
+    private readonly ask: (q: Question) => Promise<boolean>,
+  ) {
     this.list = h('ul', { class: 'chat-list', 'aria-label': 'Saved conversations' });
     this.problem = h('p', { class: 'hint chat-problem', role: 'status', hidden: true });
     this.el = h(
@@ -83,7 +87,8 @@ export class ConversationList {
   }
 
   private async remove(c: ConversationSummary): Promise<void> {
-    if (!confirm(`Delete “${c.title}”? It cannot be brought back.`)) return;
+    const yes = await this.ask({ title: `Delete “${c.title}”?`, lines: ['It cannot be brought back.'], strong: true, confirmLabel: 'Delete' });
+    if (!yes) return;
     await this.library.remove(c.id);
   }
 }
