@@ -3,8 +3,12 @@ continue from any run's weights, not only from a checkpoint.pt that lives on one
 and a new machine starts without it, while an artifact's two files can be kept anywhere.
 
 Invariants of as_checkpoint:
-- the weights.bin read is the one the manifest describes (size and sha256), and its used_token_ids are the corpus's
-  learned ids in the same order, so every embedding row keeps its token;
+- the weights.bin read is the one the manifest describes (size and sha256), and every embedding row keeps its token:
+  rows are placed by token id, not by position;
+- a corpus whose learned ids differ a little from the artifact's (run 23: a changed mixture draws a few rare ids in or
+  out) keeps the function on every id: an id that becomes learned starts from the frozen (or zero) row it had, and an
+  id that stops being learned gets its frozen row back; more than MAX_CHANGED_IDS of the corpus's ids changed means a
+  different corpus, and is refused;
 - fp16 -> fp32 is exact, so exporting the state again unchanged writes the same bytes (checked by train.py
   --steps 0, which only exports);
 - the frozen-row scale is exported as fp16 (1.0 for a scale at its floor of 1); it comes back as floor + the softplus of
@@ -17,6 +21,8 @@ import os
 
 import numpy as np
 import torch
+
+import frozen_rows
 
 # The exported names (Hugging Face's) of train.py's per-layer parameters, in weights.bin's order (train.py's export
 # writes them from this table, and this module reads them back with it).
@@ -31,6 +37,8 @@ LAYER_NAMES = {
     "mlp.up_proj.weight": "up_proj.weight",
     "mlp.down_proj.weight": "down_proj.weight",
 }
+# The share of the corpus's learned ids that may be new to the artifact (or dropped from it) before it is refused.
+MAX_CHANGED_IDS = 0.05
 # softplus(raw) for a frozen scale exported at (or, after fp16 rounding, under) its floor.
 MIN_SCALE_ABOVE_FLOOR = 1e-4
 
@@ -53,12 +61,11 @@ def read_tensors(manifest_path):
 def as_checkpoint(manifest_path, used_ids, frozen_floor, frozen_dims):
     """What train.py's --init-from reads from a checkpoint.pt (model, step, elapsed, curve, tokens_seen), from an artifact."""
     manifest, tensors = read_tensors(manifest_path)
-    if tensors["used_token_ids"].tolist() != list(used_ids):
-        raise SystemExit(f"{manifest_path}: its learned ids are not this corpus's (regenerate the corpus it was trained on)")
     if "model.embed_tokens.frozen_dims" in tensors and int(tensors["model.embed_tokens.frozen_dims"][0]) != frozen_dims:
         raise SystemExit(f"{manifest_path}: its frozen rows span {int(tensors['model.embed_tokens.frozen_dims'][0])} dimensions, not --frozen-dims {frozen_dims}")
     f32 = lambda name: torch.from_numpy(tensors[name].astype(np.float32))  # noqa: E731
-    state = {"embed.weight": f32("model.embed_tokens.rows"), "norm.weight": f32("model.norm.weight")}
+    rows, remapped = rows_for(tensors, list(used_ids), frozen_dims, manifest_path)
+    state = {"embed.weight": rows, "norm.weight": f32("model.norm.weight")}
     for l in range(manifest["config"]["num_hidden_layers"]):
         for theirs, ours in LAYER_NAMES.items():
             state[f"layers.{l}.{ours}"] = f32(f"model.layers.{l}.{theirs}")
@@ -66,6 +73,32 @@ def as_checkpoint(manifest_path, used_ids, frozen_floor, frozen_dims):
         above = max(float(tensors["model.embed_tokens.frozen_scale"][0]) - frozen_floor, MIN_SCALE_ABOVE_FLOOR)
         state["frozen_scale"] = torch.tensor(math.log(math.expm1(above)))
     training = manifest.get("training", {})
-    return {"model": state, "step": training.get("steps", 0), "elapsed": 60.0 * training.get("minutes", 0),
-            "curve": training.get("loss_curve", []), "tokens_seen": training.get("tokens_seen", 0),
-            "weights_sha256": manifest["weights"]["sha256"]}
+    ck = {"model": state, "step": training.get("steps", 0), "elapsed": 60.0 * training.get("minutes", 0),
+          "curve": training.get("loss_curve", []), "tokens_seen": training.get("tokens_seen", 0),
+          "weights_sha256": manifest["weights"]["sha256"]}
+    if remapped:
+        ck["remapped"] = remapped
+    return ck
+
+
+def rows_for(tensors, used_ids, frozen_dims, manifest_path):
+    """The learned rows for `used_ids` (fp32, by token id) and, when they differ from the artifact's, what changed."""
+    theirs = tensors["used_token_ids"].tolist()
+    rows = torch.from_numpy(tensors["model.embed_tokens.rows"].astype(np.float32))
+    if theirs == used_ids:
+        return rows, None
+    at = {t: i for i, t in enumerate(theirs)}
+    new = [t for t in used_ids if t not in at]
+    dropped = [t for t in theirs if t not in set(used_ids)]
+    if len(new) + len(dropped) > MAX_CHANGED_IDS * len(used_ids):
+        raise SystemExit(f"{manifest_path}: {len(new)} of this corpus's learned ids are new to it and {len(dropped)} are gone "
+                         f"(more than {MAX_CHANGED_IDS:.0%}): not the corpus it was trained on, or one changed too much to continue")
+    out = torch.zeros(len(used_ids), rows.shape[1])
+    scale = float(tensors["model.embed_tokens.frozen_scale"][0]) if "model.embed_tokens.frozen_scale" in tensors else 0.0
+    for i, t in enumerate(used_ids):
+        if t in at:
+            out[i] = rows[at[t]]
+        elif t < frozen_rows.FROZEN_ROWS_BELOW:
+            # The row this id had as a frozen row (fp16-rounded scale, as the engine computes it); a special id had a zero row.
+            out[i, :frozen_dims] = torch.from_numpy(frozen_rows.signs([t], frozen_dims)[0]) * scale
+    return out, {"kept": len(used_ids) - len(new), "new": new, "dropped": dropped}

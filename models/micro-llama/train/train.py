@@ -24,7 +24,8 @@ dilutes it.
 Widening (run 21 on): --init-from a checkpoint narrower than --hidden/--heads/--intermediate places its weights
 inside the wider model (grow.py), checked by the loss before and after.
 
-Continuing from an artifact (run 22 on): --init-from a manifest.json reads its weights.bin back (artifact.py).
+Continuing from an artifact (run 22 on): --init-from a manifest.json reads its weights.bin back (artifact.py); a
+corpus whose learned ids changed a little (run 23) keeps every token's row, and a newly learned id starts from its frozen row.
 A pre-registered stop rule (--stop-rule STEP:RATE) ends a run before export, so it is never evaluated.
 """
 import argparse
@@ -507,6 +508,9 @@ def main():
                      "final_loss": ck["curve"][-1][2] if ck["curve"] else None}
         if "weights_sha256" in ck:
             init_from["weights_sha256"] = ck["weights_sha256"]
+        if "remapped" in ck:
+            init_from["remapped"] = ck["remapped"]
+            print(f"learned ids changed: {len(ck['remapped']['new'])} new (from their frozen rows), {len(ck['remapped']['dropped'])} back to frozen rows", flush=True)
         if ck["model"]["embed.weight"].shape != model.embed.weight.shape:
             init_from["widened"] = widen_into(model, ck["model"], cfg, used_ids, frozen_signs, zero_rows, data, args)
         else:
