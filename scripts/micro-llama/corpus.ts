@@ -44,8 +44,11 @@ export const TRAIN_OPTIONS: DialogueOptions = {
   customRenameRate: 0,
 };
 
-/** The category weights the learned ids are drawn with (runs 15–22's TRAIN_OPTIONS.weights), fixed since run 23. */
-const PLAN_WEIGHTS = { date: 12, custom: 10 } as const;
+/**
+ * The category weights the learned ids are drawn with, fixed since run 23 at runs 15–22's TRAIN_OPTIONS.weights, and
+ * without the remember exercises (made-up names; their own words are added in frozenPlan).
+ */
+const PLAN_WEIGHTS = { date: 12, custom: 10, remember: 0 } as const;
 
 /** Dialogues drawn without made-up names to find the ids that get learned rows (the rest of the vocabulary is frozen). */
 const BASE_DIALOGUES = 8000;
@@ -69,9 +72,8 @@ export function frozenPlan(seed: number, tokenizer: TextTokenizer = loadTokenize
   if (cached) return cached;
   const base = new Set<number>();
   const rng = new Rng(seed);
-  // Without made-up names, so without the remember exercises, whose own words are added below. The category weights
-  // are runs 15–22's, not TRAIN_OPTIONS': a run that changes the mixture keeps the learned rows it continues from.
-  const options: DialogueOptions = { ...TRAIN_OPTIONS, syntheticRate: 0, weights: { ...PLAN_WEIGHTS, remember: 0 } };
+  // Without made-up names. PLAN_WEIGHTS, not TRAIN_OPTIONS': a run that changes the mixture keeps the learned rows it continues from.
+  const options: DialogueOptions = { ...TRAIN_OPTIONS, syntheticRate: 0, weights: PLAN_WEIGHTS };
   for (let i = 0; i < BASE_DIALOGUES; i++) {
     for (const id of trainingExample(generateDialogue(rng, options), tokenizer).ids) base.add(id);
   }

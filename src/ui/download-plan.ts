@@ -18,16 +18,14 @@ export const CONFIRM_ABOVE_BYTES = 100_000_000;
 const TYPICAL_MBPS = 50;
 const FAST_MBPS = 500;
 
-/** `strong` when the page said this model will not run well here: warn, focus Cancel. */
-export type DownloadQuestion = Question;
-
 /** The hosts a model's files come from (https origins), or [] for a model served by this site. */
 export function modelHosts(model: ModelEntry): string[] {
   const urls = model.backend === 'webllm' ? [model.modelUrl, model.modelLib] : model.remote && model.path ? [`https://huggingface.co/${model.path}/`] : [];
   return [...new Set(urls.filter((u): u is string => !!u).map((u) => new URL(u).host))];
 }
 
-export function downloadQuestion(fit: ModelFit, cached: boolean, downlinkMbps?: number): DownloadQuestion | null {
+/** The question, `strong` when the page said this model will not run well here; null when nothing is asked. */
+export function downloadQuestion(fit: ModelFit, cached: boolean, downlinkMbps?: number): Question | null {
   const m = fit.model;
   const hosts = modelHosts(m);
   if (hosts.length === 0 || cached || m.sizeBytes <= CONFIRM_ABOVE_BYTES) return null;

@@ -88,8 +88,9 @@ def rows_for(tensors, used_ids, frozen_dims, manifest_path):
     if theirs == used_ids:
         return rows, None
     at = {t: i for i, t in enumerate(theirs)}
+    ours = set(used_ids)
     new = [t for t in used_ids if t not in at]
-    dropped = [t for t in theirs if t not in set(used_ids)]
+    dropped = [t for t in theirs if t not in ours]
     if len(new) + len(dropped) > MAX_CHANGED_IDS * len(used_ids):
         raise SystemExit(f"{manifest_path}: {len(new)} of this corpus's learned ids are new to it and {len(dropped)} are gone "
                          f"(more than {MAX_CHANGED_IDS:.0%}): not the corpus it was trained on, or one changed too much to continue")
