@@ -8,7 +8,7 @@ import { loadTokenizer } from '../src/format/tokenizer/load-node';
 import { MODELS } from '../src/engine/models';
 import { renderIds } from '../src/format/render';
 import { EOM, EOT, END_OF_TEXT } from '../src/format/special-tokens';
-import { corpusIds, evaluate } from '../scripts/micro-llama/evaluate';
+import { artifactCorpusIds, evaluate } from '../scripts/micro-llama/evaluate';
 import { buildMicroModel, readMicroArtifact } from '../scripts/setup/micro-model';
 import { launchBrowser, openPage, startVite } from '../tests/browser/harness';
 import { createNodeEngine } from '../worker/create-node-engine';
@@ -41,8 +41,7 @@ export const microSection: BenchSection = {
     const engine = createNodeEngine();
     await engine.load(micro.id);
     const artifact = await readMicroArtifact();
-    const corpus = artifact.manifest.corpus as { seed: number; dialogues: number };
-    const results = await evaluate(engine, tokenizer, corpusIds(corpus.seed, corpus.dialogues, tokenizer), { count: DIALOGUES, sets: ['inDistribution', 'test', 'heldOut', 'newNames', 'customTools', 'afterError'] });
+    const results = await evaluate(engine, tokenizer, artifactCorpusIds(artifact.manifest, tokenizer), { count: DIALOGUES, sets: ['inDistribution', 'test', 'heldOut', 'newNames', 'customTools', 'afterError'] });
     const node: number[] = [];
     for (let i = 0; i < 5; i++) node.push(tokPerS(await engine.generate(request(DECODE_TOKENS.node))));
     await engine.unload();

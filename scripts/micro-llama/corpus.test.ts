@@ -1,9 +1,12 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAssistantOutput } from '../../src/format/parse';
 import { pythonJson } from '../../src/format/python-json';
 import { renderIds, renderPrompt } from '../../src/format/render';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
-import { CORPUS_DIALOGUES, CORPUS_SEED, frozenPlan, trainingDialogues, trainingExample } from './corpus';
+import { CORPUS_DIALOGUES, CORPUS_SEED, frozenPlan, isCorpusRecipe, trainingDialogues, trainingExample, writeCorpus } from './corpus';
 import { frozenNamePieces, syntheticName } from './synthetic-names';
 import { CATEGORIES, containsValue, dialogueConversation, generateDialogue, type Dialogue, type Exchange, type SplitMode } from './dialogues';
 import { Rng } from './rng';
@@ -285,3 +288,33 @@ describe('the frozen-row plan (run 14)', () => {
     expect([...seen].filter((id) => plan.pieces.ids.has(id)).length).toBeGreaterThan(500);
   });
 });
+
+describe('the corpus recipes (run 24)', () => {
+  it('learned: no made-up names, no remember exercises, no learned-ids.json (an earlier one removed), the recipe in corpus.json', () => {
+    const plan = frozenPlan(CORPUS_SEED, tokenizer);
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-recipe-'));
+    try {
+      writeCorpus(dir, CORPUS_SEED, 300, tokenizer, 'frozen');
+      expect(existsSync(join(dir, 'learned-ids.json'))).toBe(true);
+      expect(JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')).recipe).toBe('frozen');
+      const stats = writeCorpus(dir, CORPUS_SEED, 300, tokenizer, 'learned');
+      expect(existsSync(join(dir, 'learned-ids.json'))).toBe(false);
+      const meta = JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8'));
+      expect(meta.recipe).toBe('learned');
+      expect(meta.frozen).toBeUndefined();
+      expect(stats.byCategory.remember).toBe(0);
+      expect(stats.byCategory.custom).toBeGreaterThan(0);
+      const ids = new Set(readFileSync(join(dir, 'train.jsonl'), 'utf8').trim().split('\n').flatMap((l) => (JSON.parse(l) as { ids: number[] }).ids));
+      expect([...ids].filter((id) => plan.pieces.ids.has(id) || plan.newNameIds.has(id))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are told apart by name, and only known names are recipes', () => {
+    expect(trainingDialogues(7, 50, tokenizer, 'learned')).not.toEqual(trainingDialogues(7, 50, tokenizer, 'frozen'));
+    expect(isCorpusRecipe('learned') && isCorpusRecipe('frozen')).toBe(true);
+    expect(isCorpusRecipe('toString')).toBe(false);
+  });
+});
+

@@ -3,12 +3,14 @@
  * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
  * tokens only (bodies and their eom/eot terminators).
  *
- *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S]
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|learned]
  *
  * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
- * index the ids that are targets) and DIR/corpus.json (settings and counts).
+ * index the ids that are targets), DIR/corpus.json (settings and counts, the recipe among them) and, for the
+ * `frozen` recipe, DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
+ * id is a learned row and nothing else has one).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderSegments, segmentsToIds } from '../../src/format/render';
@@ -43,6 +45,23 @@ export const TRAIN_OPTIONS: DialogueOptions = {
   unusedToolsRate: 0.08,
   customRenameRate: 0,
 };
+
+/**
+ * The corpus recipes. `frozen` (runs 14–23): TRAIN_OPTIONS, made-up names built from frozen-row pieces, learned
+ * rows only for the frozen plan's ids. `learned` (runs 11 and 24): no made-up names and no remember exercises,
+ * host tools at run 11's weight, every id of the corpus a learned row (format /1): the one recipe that reached
+ * issue 14's in-distribution and test targets in a single session, with new names at 0 by construction.
+ * A manifest's `corpus.recipe` names the recipe; one without it (runs before 24) is `frozen`'s generator.
+ */
+export const CORPUS_RECIPES = {
+  frozen: TRAIN_OPTIONS,
+  learned: { ...TRAIN_OPTIONS, weights: { date: 12, custom: 10, remember: 0 }, syntheticRate: 0 },
+} as const satisfies Record<string, DialogueOptions>;
+export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
+
+export function isCorpusRecipe(name: string): name is CorpusRecipe {
+  return Object.hasOwn(CORPUS_RECIPES, name);
+}
 
 /**
  * The category weights the learned ids are drawn with, fixed since run 23 at runs 15–22's TRAIN_OPTIONS.weights, and
@@ -90,9 +109,10 @@ export function frozenPlan(seed: number, tokenizer: TextTokenizer = loadTokenize
   return plan;
 }
 
-/** TRAIN_OPTIONS with the frozen pieces of `seed`'s plan when made-up names are on. */
-export function trainingOptions(seed: number, tokenizer?: TextTokenizer): DialogueOptions {
-  return (TRAIN_OPTIONS.syntheticRate ?? 0) > 0 ? { ...TRAIN_OPTIONS, namePieces: frozenPlan(seed, tokenizer).pieces } : TRAIN_OPTIONS;
+/** The recipe's options, with the frozen pieces of `seed`'s plan when made-up names are on. */
+export function trainingOptions(seed: number, tokenizer?: TextTokenizer, recipe: CorpusRecipe = 'frozen'): DialogueOptions {
+  const options: DialogueOptions = CORPUS_RECIPES[recipe];
+  return (options.syntheticRate ?? 0) > 0 ? { ...options, namePieces: frozenPlan(seed, tokenizer).pieces } : options;
 }
 
 export interface TrainingExample {
@@ -156,21 +176,21 @@ export function learnedIds(corpusIds: Iterable<number>, plan: FrozenPlan): numbe
   return [...corpusIds].filter((id) => plan.base.has(id) || id >= FIRST_SPECIAL_ID).sort((a, b) => a - b);
 }
 
-/** Generates `count` training dialogues from `seed` (pure). */
-export function trainingDialogues(seed: number = CORPUS_SEED, count: number = CORPUS_DIALOGUES, tokenizer?: TextTokenizer): Dialogue[] {
-  const options = trainingOptions(seed, tokenizer);
+/** Generates `count` training dialogues of `recipe` from `seed` (pure). */
+export function trainingDialogues(seed: number = CORPUS_SEED, count: number = CORPUS_DIALOGUES, tokenizer?: TextTokenizer, recipe: CorpusRecipe = 'frozen'): Dialogue[] {
+  const options = trainingOptions(seed, tokenizer, recipe);
   const rng = new Rng(seed);
   return Array.from({ length: count }, () => generateDialogue(rng, options));
 }
 
 /** Writes train.jsonl and corpus.json under `outDir`; returns the stats. */
-export function writeCorpus(outDir: string, seed: number, count: number, tokenizer: TextTokenizer = loadTokenizer()): CorpusStats {
+export function writeCorpus(outDir: string, seed: number, count: number, tokenizer: TextTokenizer = loadTokenizer(), recipe: CorpusRecipe = 'frozen'): CorpusStats {
   mkdirSync(outDir, { recursive: true });
   const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
   const stats: CorpusStats = { dialogues: 0, exchanges: 0, tokens: 0, lossTokens: 0, maxTokens: 0, errors: 0, followUps: 0, byCategory, distinctIds: 0 };
   const seen = new Set<number>();
   const lines: string[] = [];
-  for (const d of trainingDialogues(seed, count, tokenizer)) {
+  for (const d of trainingDialogues(seed, count, tokenizer, recipe)) {
     const ex = trainingExample(d, tokenizer);
     lines.push(JSON.stringify(ex));
     stats.dialogues++;
@@ -189,11 +209,16 @@ export function writeCorpus(outDir: string, seed: number, count: number, tokeniz
   const plan = frozenPlan(seed, tokenizer);
   const leaked = [...seen].filter((id) => plan.newNameIds.has(id));
   if (leaked.length) throw new Error(`corpus: ${leaked.length} ids of the new-names evaluation occur in training (${leaked.slice(0, 5).join(', ')}…)`);
-  const learned = learnedIds(seen, plan);
-  const frozen = { learnedIds: learned.length, frozenIdsInCorpus: seen.size - learned.length, startPieces: plan.pieces.starts.length, continuationPieces: plan.pieces.continuations.length };
   writeFileSync(join(outDir, 'train.jsonl'), `${lines.join('\n')}\n`);
-  writeFileSync(join(outDir, 'learned-ids.json'), `${JSON.stringify(learned)}\n`);
-  writeFileSync(join(outDir, 'corpus.json'), `${JSON.stringify({ generator: 'scripts/micro-llama/corpus.ts', seed, ...stats, frozen }, null, 2)}\n`);
+  // learned-ids.json is what tells train.py to give frozen rows: the `learned` recipe must not leave an earlier one behind.
+  rmSync(join(outDir, 'learned-ids.json'), { force: true });
+  let frozen: Record<string, number> | undefined;
+  if (recipe === 'frozen') {
+    const learned = learnedIds(seen, plan);
+    frozen = { learnedIds: learned.length, frozenIdsInCorpus: seen.size - learned.length, startPieces: plan.pieces.starts.length, continuationPieces: plan.pieces.continuations.length };
+    writeFileSync(join(outDir, 'learned-ids.json'), `${JSON.stringify(learned)}\n`);
+  }
+  writeFileSync(join(outDir, 'corpus.json'), `${JSON.stringify({ generator: 'scripts/micro-llama/corpus.ts', seed, recipe, ...stats, ...(frozen && { frozen }) }, null, 2)}\n`);
   return stats;
 }
 
@@ -205,8 +230,10 @@ function arg(name: string, fallback: string): string {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const t0 = performance.now();
   const out = arg('out', DEFAULT_CORPUS_DIR);
-  const stats = writeCorpus(out, Number(arg('seed', String(CORPUS_SEED))), Number(arg('dialogues', String(CORPUS_DIALOGUES))));
+  const recipe = arg('recipe', 'frozen');
+  if (!isCorpusRecipe(recipe)) throw new Error(`--recipe ${recipe}: one of ${Object.keys(CORPUS_RECIPES).join(', ')}`);
+  const stats = writeCorpus(out, Number(arg('seed', String(CORPUS_SEED))), Number(arg('dialogues', String(CORPUS_DIALOGUES))), loadTokenizer(), recipe);
   console.log(`corpus: ${stats.dialogues} dialogues, ${stats.exchanges} exchanges, ${stats.tokens} tokens (${stats.lossTokens} with loss), ` +
-    `max ${stats.maxTokens}, ${stats.distinctIds} distinct ids → ${out} (${Math.round(performance.now() - t0)} ms)`);
+    `max ${stats.maxTokens}, ${stats.distinctIds} distinct ids, recipe ${recipe} → ${out} (${Math.round(performance.now() - t0)} ms)`);
   console.log(JSON.stringify(stats.byCategory));
 }

@@ -32,7 +32,7 @@ import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, MICRO_CONTEXT_WINDOW, MICRO_M
 import {
   CATEGORIES, CATEGORY_TOOL, containsValue, dialogueOptions, ENTITY_CATEGORIES, NEW_NAME_CATEGORIES, searchExchange, generateDialogue, type Category, type Dialogue, type DialogueOptions, type Exchange,
 } from './dialogues';
-import { frozenPlan, learnedIds, trainingDialogues, trainingExample } from './corpus';
+import { type CorpusRecipe, frozenPlan, isCorpusRecipe, learnedIds, trainingDialogues, trainingExample } from './corpus';
 import { Rng } from './rng';
 import type { ToolName } from './tool-results';
 import { COUNTRIES, POPULATION_CITIES, WEATHER_CITIES } from './world';
@@ -82,16 +82,24 @@ export interface CorpusIds {
   produced: ReadonlySet<number>;
 }
 
-/** Regenerates the corpus an artifact was trained on (seed and size from its manifest) and collects its ids. */
-export function corpusIds(seed: number, dialogues: number, tokenizer: TextTokenizer): CorpusIds {
+/** Regenerates the corpus an artifact was trained on (seed, size and recipe from its manifest) and collects its ids. */
+export function corpusIds(seed: number, dialogues: number, tokenizer: TextTokenizer, recipe: CorpusRecipe = 'frozen'): CorpusIds {
   const used = new Set<number>();
   const produced = new Set<number>();
-  for (const d of trainingDialogues(seed, dialogues, tokenizer)) {
+  for (const d of trainingDialogues(seed, dialogues, tokenizer, recipe)) {
     const { ids, loss } = trainingExample(d, tokenizer);
     for (const id of ids) used.add(id);
     for (const [a, b] of loss) for (let i = a; i < b; i++) produced.add(ids[i]!);
   }
   return { used, produced };
+}
+
+/** The ids of the corpus a manifest names: its seed, size and recipe (`frozen` when it names none, as before run 24). */
+export function artifactCorpusIds(manifest: { corpus?: unknown }, tokenizer: TextTokenizer): CorpusIds {
+  const corpus = manifest.corpus as { seed: number; dialogues: number; recipe?: string };
+  const recipe = corpus.recipe ?? 'frozen';
+  if (!isCorpusRecipe(recipe)) throw new Error(`the artifact's corpus recipe "${recipe}" is not one corpus.ts knows`);
+  return corpusIds(corpus.seed, corpus.dialogues, tokenizer, recipe);
 }
 
 /**
@@ -346,8 +354,8 @@ async function main(): Promise<void> {
   await buildMicroModel();
   const artifact = await readMicroArtifact();
   const tokenizer = loadTokenizer();
-  const corpus = artifact.manifest.corpus as { seed: number; dialogues: number };
-  const ids = corpusIds(corpus.seed, corpus.dialogues, tokenizer);
+  const corpus = artifact.manifest.corpus as { seed: number };
+  const ids = artifactCorpusIds(artifact.manifest, tokenizer);
   // Format /2 learns rows only for the frozen plan's ids; /1 for every id of the corpus.
   const learned = new Set(artifact.manifest.format === MICRO_MANIFEST_FORMAT_FROZEN ? learnedIds(ids.used, frozenPlan(corpus.seed, tokenizer)) : ids.used);
   if (learned.size !== artifact.usedIds.length || !artifact.usedIds.every((id) => learned.has(id))) {
