@@ -16,7 +16,14 @@ let highlighter: Promise<HLJSApi> | null = null;
 
 /** highlight.js with its common languages (about 40), loaded once, on first use. */
 export function loadHighlighter(): Promise<HLJSApi> {
-  highlighter ??= import('highlight.js/lib/common').then((m) => m.default);
+  // A failed load is not kept: the next code block tries again.
+  highlighter ??= import('highlight.js/lib/common').then(
+    (m) => m.default,
+    (error: unknown) => {
+      highlighter = null;
+      throw error;
+    },
+  );
   return highlighter;
 }
 
