@@ -6,6 +6,9 @@
  * that loses one fails there first.
  */
 import type { RenderOptions, ToolCall } from '../../src/format/types';
+import { FAILURE_TEXTS } from '../../src/tools/failure-texts';
+import { ToolError } from '../../src/tools/tool';
+import { errorText } from '../../src/tools/tool-result';
 import { BUILTIN_TOOLS } from './dialogues';
 
 export interface MicroE2eCase {
@@ -105,7 +108,8 @@ export const MICRO_E2E_CASES: readonly MicroE2eCase[] = [
     name: 'search error as data',
     question: 'What is the population of Oslo?',
     call: search('population of Oslo'),
-    result: { error: 'BRAVE_API_KEY is not set' },
+    // What the runtime writes when no key is set (the proxy's 503 through the proxy client and the loop), built by the same code.
+    result: errorText(new ToolError(FAILURE_TEXTS.notConfigured('brave_search'), { setup: FAILURE_TEXTS.notConfiguredSetup('brave_search') })),
     answerContains: ['BRAVE_API_KEY is not set'],
   },
   {

@@ -1,7 +1,7 @@
 /**
  * What the offline demo advertises, one list: the chat page's example questions for the micro model
- * (models/examples.json) and the README show these questions (offline-cases.test.ts checks it), and each
- * is asked unforced, with no key and no network, in
+ * (models/examples.json), the widget demo's suggestions (src/widget/demo.html) and the README show these
+ * questions (offline-cases.test.ts checks it), and each is asked unforced, with no key and no network, in
  * Node (src/agent/micro-offline.test.ts) and in Chromium (tests/browser/micro.browser.test.ts).
  */
 import { readFileSync } from 'node:fs';
@@ -10,8 +10,8 @@ import { DEMO_CORPUS_PATH } from '../../src/cli/node-tools';
 export interface OfflineCase {
   name: string;
   question: string;
-  /** The built-ins answered on the device (the local index, local math, the sandbox). */
-  tools: 'local';
+  /** `local`: the built-ins answered on the device; `widget`: the widget demo's tools (code_interpreter and get_opening_hours). */
+  tools: 'local' | 'widget';
   /** The one tool the model must call, or null for a direct answer. */
   tool: string | null;
   /** What the final answer contains. */
@@ -34,6 +34,7 @@ export const OFFLINE_CASES: readonly OfflineCase[] = [
   { name: 'Python', question: 'Use Python to add up the numbers from 1 to 100.', tools: 'local', tool: 'code_interpreter', answer: () => ['5050'] },
   { name: "today's date (no tool)", question: "What is today's date?", tools: 'local', tool: null, answer: () => ['11 August 2026'] },
   { name: 'small talk (no tool)', question: 'Hello!', tools: 'local', tool: null, answer: () => [] },
+  { name: "the widget demo's get_opening_hours (a host tool)", question: 'When are you open on Monday?', tools: 'widget', tool: 'get_opening_hours', answer: () => ['07:00', '18:00'] },
 ];
 
 /** The date the cases are asked on (the date question's answer). */

@@ -1,6 +1,7 @@
 /**
  * The offline demo's topics, unforced, in Node: no keys and no network — brave_search answers from the
- * local index over the bundled demo corpus, wolfram_alpha from local math, Python runs on Pyodide. The trained micro model
+ * local index over the bundled demo corpus, wolfram_alpha from local math, Python runs on Pyodide, and
+ * the widget demo's own get_opening_hours is a host tool declared in the prompt. The trained micro model
  * (greedy) picks the tool, the real loop runs it, and the answer holds the right value. Any fetch fails
  * the test.
  */
@@ -14,6 +15,8 @@ import { MODELS } from '../engine/models';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import { braveSearchTool } from '../tools/brave-search';
 import { codeInterpreterTool } from '../tools/code-interpreter';
+import { WIDGET_DEMO_TOOL } from '../../scripts/micro-llama/widget-demo-tool';
+import { defineCustomTool } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
 import { collect, ofType } from './collect-events';
@@ -29,8 +32,11 @@ const noNetwork = (async (url: RequestInfo | URL) => {
   throw new TypeError('the network is blocked in this test');
 }) as typeof fetch;
 
+/** The widget demo's host tool, as src/widget/demo.html registers it. */
+const openingHours = defineCustomTool(WIDGET_DEMO_TOOL);
 
 const index = localSearchIndex();
+const widgetTools: Tool[] = [codeInterpreterTool(sandbox), openingHours];
 const builtins: Tool[] = [
   braveSearchTool({ provider: 'local', localIndex: async () => index, fetch: noNetwork }),
   wolframAlphaTool({ provider: 'local', localMath: true, fetch: noNetwork }),
@@ -58,7 +64,7 @@ async function ask(question: string, tools: Tool[]) {
 
 describe('the offline demo in Node: every topic unforced, no key, no network', () => {
   it.each(OFFLINE_CASES.map((c) => [c.name, c] as const))('%s', async (_, c) => {
-    const r = await ask(c.question, builtins);
+    const r = await ask(c.question, c.tools === 'widget' ? widgetTools : builtins);
     expect(r.calls.map((call) => call.name)).toEqual(c.tool === null ? [] : [c.tool]);
     expect(r.reason).toBe('done');
     expect(r.answer.trim()).not.toBe('');

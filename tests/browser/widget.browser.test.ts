@@ -15,6 +15,7 @@ import { widgetBuildConfig } from '../../vite.widget.config';
 import { hostCspText, type HostCsp } from '../../src/widget/host-csp';
 import { launchBrowser, ROOT } from './harness';
 import { seriousViolations } from './pages/a11y';
+import { OFFLINE_CASES } from '../../scripts/micro-llama/offline-cases';
 import { blockOutside, forcedIds, screenshot, startStaticServer, type StaticServer } from './pages/ui-support';
 
 const outDir = mkdtempSync(join(tmpdir(), 'llama-widget-build-'));
@@ -218,6 +219,35 @@ describe('<llama-chat> from a second origin', () => {
       await fresh.close();
     }
   });
+
+  it("the Micro Llama demo answers the widget demo's own question unforced, with the host's get_opening_hours", async () => {
+    const c = OFFLINE_CASES.find((x) => x.tools === 'widget')!;
+    const fresh = await context.newPage();
+    try {
+      await fresh.goto(`${hostOrigin.url}/`);
+      await fresh.waitForFunction(() => customElements.get('llama-chat') !== undefined);
+      await fresh.evaluate(async () => {
+        const chat = document.querySelector('llama-chat')!;
+        chat.setAttribute('model', 'micro-llama');
+        chat.setAttribute('device', 'wasm');
+        await chat.load();
+      });
+      const answered = fresh.evaluate(
+        () => new Promise<{ text: string; reason: string }>((resolve) => document.querySelector('llama-chat')!.addEventListener('llama-answer', (e) => resolve((e as CustomEvent).detail), { once: true })),
+      );
+      await fresh.locator('llama-chat .composer-input').fill(c.question);
+      await fresh.locator('llama-chat .composer-input').press('Enter');
+      const answer = await answered;
+      expect(answer.reason).toBe('done');
+      for (const v of c.answer()) expect(answer.text).toContain(v);
+      const events = await fresh.locator('#events').innerText();
+      expect(events).toContain(`tool call: ${c.tool}`);
+      expect(events).toContain('tool result: {"day": "Monday", "open": "07:00", "close": "18:00"}');
+      expect(outside).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  }, 180_000);
 
   it('axe-core finds no serious or critical violation in the widget with a conversation', async () => {
     await askForced(page, 'Print 42.', '<|python_tag|>print(42)<|eom_id|>', 'It printed **42**.<|eot_id|>');

@@ -7,12 +7,14 @@ import { PyodideSandbox } from '../../../src/sandbox/pyodide-sandbox';
 import { braveSearchTool } from '../../../src/tools/brave-search';
 import { LocalSearchIndex, type LocalDocument } from '../../../src/tools/local-search';
 import { codeInterpreterTool } from '../../../src/tools/code-interpreter';
+import { WIDGET_DEMO_TOOL } from '../../../scripts/micro-llama/widget-demo-tool';
+import { defineCustomTool } from '../../../src/tools/custom-tool';
 import { wolframAlphaTool } from '../../../src/tools/wolfram-alpha';
 
 declare global {
   interface Window {
     engine: EngineClient;
-    ask: (question: string, date: string, tools?: boolean | 'local') => Promise<AgentEvent[]>;
+    ask: (question: string, date: string, tools?: boolean | 'local' | 'widget') => Promise<AgentEvent[]>;
     ready: boolean;
   }
 }
@@ -27,14 +29,18 @@ let index: Promise<LocalSearchIndex> | undefined;
 const localIndex = () => (index ??= fetch('/models/micro-llama/demo-corpus.json').then(async (r) => new LocalSearchIndex((await r.json()) as LocalDocument[])));
 const localTools = [braveSearchTool({ provider: 'local', localIndex }), wolframAlphaTool({ provider: 'local', localMath: true }), python];
 
-/** `local` (or true): search and math answered in the page; else the proxy's. */
+// The widget demo's host tool, as src/widget/demo.html registers it, beside the code interpreter only (the demo's tools="code_interpreter").
+const openingHours = defineCustomTool(WIDGET_DEMO_TOOL);
+const widgetTools = [python, openingHours];
+
+/** `local` (or true): search and math answered in the page; `widget`: the widget demo's tools; else the proxy's. */
 window.ask = async (question, date, which = false) => {
   const local = which === true || which === 'local';
   const events: AgentEvent[] = [];
   for await (const e of runAgent({
     engine: window.engine,
     tokenizer: window.engine.tokenizer!,
-    tools: local ? localTools : tools,
+    tools: which === 'widget' ? widgetTools : local ? localTools : tools,
     conversation: { date, messages: [{ role: 'user', content: question }] },
     sampling: { temperature: 0 },
     confirm: async () => true,
