@@ -16,14 +16,7 @@ let highlighter: Promise<HLJSApi> | null = null;
 
 /** highlight.js with its common languages (about 40), loaded once, on first use. */
 export function loadHighlighter(): Promise<HLJSApi> {
-  // A failed load is not kept: the next code block tries again.
-  highlighter ??= import('highlight.js/lib/common').then(
-    (m) => m.default,
-    (error: unknown) => {
-      highlighter = null;
-      throw error;
-    },
-  );
+  highlighter ??= import('highlight.js/lib/common').then((m) => m.default);
   return highlighter;
 }
 
