@@ -311,9 +311,23 @@ describe('the corpus recipes (run 24)', () => {
     }
   });
 
+  it('learned-hosts (run 26): learned with three times the host tools, still no made-up names and no learned-ids.json', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-recipe-'));
+    try {
+      const learned = writeCorpus(dir, CORPUS_SEED, 600, tokenizer, 'learned');
+      const hosts = writeCorpus(dir, CORPUS_SEED, 600, tokenizer, 'learned-hosts');
+      expect(existsSync(join(dir, 'learned-ids.json'))).toBe(false);
+      expect(JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')).recipe).toBe('learned-hosts');
+      expect(hosts.byCategory.remember).toBe(0);
+      expect(hosts.byCategory.custom).toBeGreaterThan(2 * learned.byCategory.custom);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('are told apart by name, and only known names are recipes', () => {
     expect(trainingDialogues(7, 50, tokenizer, 'learned')).not.toEqual(trainingDialogues(7, 50, tokenizer, 'frozen'));
-    expect(isCorpusRecipe('learned') && isCorpusRecipe('frozen')).toBe(true);
+    expect(isCorpusRecipe('learned') && isCorpusRecipe('frozen') && isCorpusRecipe('learned-hosts')).toBe(true);
     expect(isCorpusRecipe('toString')).toBe(false);
   });
 });

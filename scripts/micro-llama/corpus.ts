@@ -3,7 +3,7 @@
  * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
  * tokens only (bodies and their eom/eot terminators).
  *
- *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|learned]
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|learned|learned-hosts]
  *
  * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
  * index the ids that are targets), DIR/corpus.json (settings and counts, the recipe among them) and, for the
@@ -51,11 +51,14 @@ export const TRAIN_OPTIONS: DialogueOptions = {
  * rows only for the frozen plan's ids. `learned` (runs 11 and 24): no made-up names and no remember exercises,
  * host tools at run 11's weight, every id of the corpus a learned row (format /1): the one recipe that reached
  * issue 14's in-distribution and test targets in a single session, with new names at 0 by construction.
+ * `learned-hosts` (run 26): `learned` with host tools at run 23's weight 30, for continuing a `learned` artifact
+ * (its ids must stay: train.py gives learned rows only to the corpus's ids).
  * A manifest's `corpus.recipe` names the recipe; one without it (runs before 24) is `frozen`'s generator.
  */
 export const CORPUS_RECIPES = {
   frozen: TRAIN_OPTIONS,
   learned: { ...TRAIN_OPTIONS, weights: { date: 12, custom: 10, remember: 0 }, syntheticRate: 0 },
+  'learned-hosts': { ...TRAIN_OPTIONS, weights: { date: 12, custom: 30, remember: 0 }, syntheticRate: 0 },
 } as const satisfies Record<string, DialogueOptions>;
 export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
 
