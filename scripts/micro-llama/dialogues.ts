@@ -157,6 +157,10 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
   let count = r < (options.threeExchanges ?? 0.06) ? 3 : r < (options.threeExchanges ?? 0.06) + (options.twoExchanges ?? 0.22) ? 2 : 1;
   const weights = { ...CATEGORY_WEIGHTS, ...options.weights };
   const laterWeights = { ...weights, custom: 0 };
+  // A custom question comes first and alone: where nothing else may follow it (the customTools set), the dialogue
+  // is one exchange. (Until run 26 the draw fell back to a second custom question whose tools replaced the first's,
+  // so the first asked for a tool the prompt did not declare.)
+  if (!Object.values(laterWeights).some((w) => w > 0)) count = 1;
   const exchanges: Exchange[] = [];
   let tools: object[] | undefined;
   let builtinTools: readonly string[] | undefined;

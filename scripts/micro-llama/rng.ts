@@ -36,6 +36,8 @@ export class Rng {
   weighted<K extends string>(weights: Readonly<Record<K, number>>): K {
     const entries = Object.entries(weights) as Array<[K, number]>;
     const total = entries.reduce((s, [, w]) => s + w, 0);
+    // A key of weight 0 is never drawn: with nothing to draw, the loop's fallback below would return one.
+    if (!(total > 0)) throw new Error('Rng.weighted: every weight is 0');
     let r = this.next() * total;
     for (const [k, w] of entries) {
       r -= w;
