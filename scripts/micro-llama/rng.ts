@@ -36,14 +36,15 @@ export class Rng {
   weighted<K extends string>(weights: Readonly<Record<K, number>>): K {
     const entries = Object.entries(weights) as Array<[K, number]>;
     const total = entries.reduce((s, [, w]) => s + w, 0);
-    // A key of weight 0 is never drawn: with nothing to draw, the loop's fallback below would return one.
+    // Invariant: a key of weight 0 is never drawn, so all-zero weights have nothing to draw.
     if (!(total > 0)) throw new Error('Rng.weighted: every weight is 0');
     let r = this.next() * total;
     for (const [k, w] of entries) {
       r -= w;
       if (r < 0) return k;
     }
-    return entries[entries.length - 1]![0];
+    // Only rounding reaches here (r left just above 0): the last key that has a weight.
+    return entries.filter(([, w]) => w > 0).at(-1)![0];
   }
 
   /** `n` distinct items (n ≤ items.length), in random order. */
