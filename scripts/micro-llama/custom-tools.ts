@@ -9,6 +9,7 @@
  * copied; names that must be copied go through search queries (after a space).
  */
 import type { Rng } from './rng';
+import { WIDGET_DEMO_DAY, WIDGET_DEMO_TOOL } from './widget-demo-tool';
 
 export interface CustomToolUse {
   /** The schema as the prompt shows it (toolSchemaForPrompt's shape). */
@@ -98,7 +99,8 @@ const RATE_NAMES: NamePool = {
 const openingHours: ToolFamily = {
   use(rng, split, renamed) {
     const v = renamedVariant(rng.pick([
-      { name: 'get_opening_hours', description: 'Opening hours of the bakery on a given weekday', param: 'day', paramDescription: 'Weekday, e.g. Monday' },
+      // The widget demo's own tool, from the one definition the demo page and the tests share.
+      { name: WIDGET_DEMO_TOOL.name, description: WIDGET_DEMO_TOOL.description, param: 'day', paramDescription: WIDGET_DEMO_DAY.description },
       { name: 'get_opening_hours', description: 'Opening hours of the shop on a given weekday', param: 'day', paramDescription: 'Weekday, e.g. Monday' },
       { name: 'opening_hours', description: 'When the museum is open on a weekday', param: 'weekday', paramDescription: 'Day of the week' },
       { name: 'get_hours', description: 'Opening hours of the library for one day of the week', param: 'day', paramDescription: 'The weekday' },
