@@ -28,7 +28,7 @@ import { renderIds } from '../../src/format/render';
 import { FIRST_SPECIAL_ID, PYTHON_TAG } from '../../src/format/special-tokens';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { Message, ParsedOutput, TextTokenizer, ToolCall } from '../../src/format/types';
-import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, MICRO_CONTEXT_WINDOW, MICRO_MANIFEST_FORMAT_FROZEN, readMicroArtifact } from '../setup/micro-model';
+import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, MICRO_CONTEXT_WINDOW, hasFrozenRows, readMicroArtifact } from '../setup/micro-model';
 import {
   CATEGORIES, CATEGORY_TOOL, containsValue, dialogueOptions, ENTITY_CATEGORIES, NEW_NAME_CATEGORIES, searchExchange, generateDialogue, type Category, type Dialogue, type DialogueOptions, type Exchange,
 } from './dialogues';
@@ -357,7 +357,7 @@ async function main(): Promise<void> {
   const corpus = artifact.manifest.corpus as { seed: number };
   const ids = artifactCorpusIds(artifact.manifest, tokenizer);
   // Format /2 learns rows only for the frozen plan's ids; /1 for every id of the corpus.
-  const learned = new Set(artifact.manifest.format === MICRO_MANIFEST_FORMAT_FROZEN ? learnedIds(ids.used, frozenPlan(corpus.seed, tokenizer)) : ids.used);
+  const learned = new Set(hasFrozenRows(artifact.manifest.format) ? learnedIds(ids.used, frozenPlan(corpus.seed, tokenizer)) : ids.used);
   if (learned.size !== artifact.usedIds.length || !artifact.usedIds.every((id) => learned.has(id))) {
     throw new Error('the regenerated corpus does not match the artifact\'s embedding rows: was the corpus generator changed after training?');
   }

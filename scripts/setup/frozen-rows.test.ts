@@ -44,4 +44,19 @@ describe('frozen rows', () => {
       expect([...embed.subarray(id * H, (id + 1) * H)]).toEqual([0.25 * frozenSign(id, 0), 0.25 * frozenSign(id, 1), 0, 0]);
     }
   });
+
+  it('fill dimensions [offset, offset + dims) with the signs of dimensions 0.. when given an offset (format /3), zero elsewhere', () => {
+    const H = 6;
+    const embed = new Float32Array(16 * H).fill(3);
+    fillFrozenRows(embed, H, new Set([4]), 0.5, 2, 3);
+    for (const id of [0, 9, 15]) {
+      expect([...embed.subarray(id * H, (id + 1) * H)]).toEqual([0, 0, 0, 0.5 * frozenSign(id, 0), 0.5 * frozenSign(id, 1), 0]);
+    }
+    expect([...embed.subarray(4 * H, 5 * H)]).toEqual([3, 3, 3, 3, 3, 3]);
+  });
+
+  it('refuse dimensions that do not fit the hidden size', () => {
+    expect(() => fillFrozenRows(new Float32Array(8), 4, new Set(), 1, 2, 3)).toThrow(/do not fit/);
+    expect(() => fillFrozenRows(new Float32Array(8), 4, new Set(), 1, 0)).toThrow(/do not fit/);
+  });
 });

@@ -4,10 +4,11 @@
  * so that a name made of ids the model never saw is still a distinct vector it can attend to and copy.
  * The rows are regenerated from this hash, not stored: the artifact holds only their one scale.
  *
- * Invariants: row(id)[d] = scale × sign(id, d) for d < dims and 0 above, with sign ∈ {−1, +1} from murmur3's
+ * Invariants: row(id)[offset + d] = scale × sign(id, d) for d < dims and 0 elsewhere, with sign ∈ {−1, +1} from murmur3's
  * fmix32 of (id, d, FROZEN_ROW_SEED) — bit-identical to models/micro-llama/train/frozen_rows.py, which a test
  * checks; special-token ids (≥ FIRST_SPECIAL_ID) never get a frozen row: a reserved special token stays a zero row.
- * Rows confined to the first `dims` dimensions let the model keep every frozen logit at 0 where it copies nothing.
+ * Rows confined to `dims` dimensions let the model keep every frozen logit at 0 where it copies nothing; an
+ * `offset` (format /3) puts them in dimensions a widened model added, which its learned rows leave near 0.
  */
 export const FROZEN_ROW_SEED = 0x5eed_1405;
 export const FROZEN_ROWS_BELOW = 128_000;
@@ -27,12 +28,19 @@ export function frozenSign(id: number, d: number): 1 | -1 {
   return fmix32(x) & 1 ? 1 : -1;
 }
 
-/** Writes `scale × sign` rows (zero from dimension `dims` on) into `embed` (vocab × hidden, row-major) for every ordinary id not in `learned`. */
-export function fillFrozenRows(embed: Float32Array, hidden: number, learned: ReadonlySet<number>, scale: number, dims: number = hidden): void {
+/**
+ * Writes `scale × sign` rows into dimensions [offset, offset + dims) of `embed` (vocab × hidden, row-major), zero
+ * elsewhere, for every ordinary id not in `learned`.
+ */
+export function fillFrozenRows(embed: Float32Array, hidden: number, learned: ReadonlySet<number>, scale: number, dims: number = hidden, offset = 0): void {
+  if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(dims) || dims < 1 || offset + dims > hidden) {
+    throw new Error(`frozen rows: dimensions [${offset}, ${offset + dims}) do not fit a hidden size of ${hidden}`);
+  }
   const vocab = embed.length / hidden;
   for (let id = 0; id < Math.min(vocab, FROZEN_ROWS_BELOW); id++) {
     if (learned.has(id)) continue;
     const row = id * hidden;
-    for (let d = 0; d < hidden; d++) embed[row + d] = d < dims ? scale * frozenSign(id, d) : 0;
+    embed.fill(0, row, row + hidden);
+    for (let d = 0; d < dims; d++) embed[row + offset + d] = scale * frozenSign(id, d);
   }
 }

@@ -154,24 +154,28 @@ describe('the micro model through createNodeEngine', () => {
 });
 
 describe('format micro-llama-fp16/2 (frozen rows)', () => {
-  /** The committed artifact as format /2 with a frozen scale of 0.5 and, when given, `dims` frozen dimensions. */
-  async function frozenVariant(dims?: number) {
+  /** The committed artifact as format /2 with a frozen scale of 0.5 and, when given, `dims` frozen dimensions (format /3 with an `offset`). */
+  async function frozenVariant(dims?: number, offset?: number) {
     const base = await readFile(join(DEFAULT_MICRO_MODEL_DIR, 'weights.bin'));
     const m = artifact.manifest;
     const tensors = m.tensors.filter((t) => !t.name.startsWith('model.embed_tokens.frozen_'));
     const pad = (64 - (base.length % 64)) % 64;
-    const extra = new Uint8Array(pad + 2 + (dims === undefined ? 0 : 64 - 2 + 4));
+    const extra = new Uint8Array(pad + 2 + (dims === undefined ? 0 : 64 - 2 + 4) + (offset === undefined ? 0 : 64 - 4 + 4));
     extra.set([0x00, 0x38], pad); // float16 0.5
     const added = [{ name: 'model.embed_tokens.frozen_scale', dtype: 'float16' as const, shape: [1], offset: base.length + pad, bytes: 2 }];
     if (dims !== undefined) {
       new DataView(extra.buffer).setInt32(pad + 64, dims, true);
       added.push({ name: 'model.embed_tokens.frozen_dims', dtype: 'int32' as const, shape: [1], offset: base.length + pad + 64, bytes: 4 } as never);
     }
+    if (offset !== undefined) {
+      new DataView(extra.buffer).setInt32(pad + 128, offset, true);
+      added.push({ name: 'model.embed_tokens.frozen_offset', dtype: 'int32' as const, shape: [1], offset: base.length + pad + 128, bytes: 4 } as never);
+    }
     const bin = new Uint8Array(base.length + extra.length);
     bin.set(base);
     bin.set(extra, base.length);
     const manifest = {
-      ...m, format: 'micro-llama-fp16/2',
+      ...m, format: offset === undefined ? 'micro-llama-fp16/2' : 'micro-llama-fp16/3',
       weights: { ...m.weights, bytes: bin.length, sha256: createHash('sha256').update(bin).digest('hex') },
       tensors: [...tensors, ...added],
     };
@@ -204,5 +208,23 @@ describe('format micro-llama-fp16/2 (frozen rows)', () => {
       const v = await frozenVariant(bad);
       expect(() => expandMicroArtifact(v.manifest, v.bin)).toThrow(/frozen_dims must be one int32/);
     }
+  });
+
+  it('format /3 fills dimensions [offset, offset + dims) with the signs of dimensions 0.., and refuses an offset that does not fit', async () => {
+    const { manifest, bin } = await frozenVariant(32, 64);
+    const h = H();
+    const expanded = expandMicroArtifact(manifest, bin);
+    const embed = expanded.weights['model.embed_tokens.weight']!;
+    const unused = unusedId();
+    expect([...embed.subarray(unused * h, (unused + 1) * h)]).toEqual(Array.from({ length: h }, (_, d) => (d >= 64 && d < 96 ? 0.5 * frozenSign(unused, d - 64) : 0)));
+    expect(expanded.weights['model.embed_tokens.frozen_offset']).toBeUndefined();
+    for (const bad of [-1, h - 31]) {
+      const v = await frozenVariant(32, bad);
+      expect(() => expandMicroArtifact(v.manifest, v.bin)).toThrow(/frozen_offset must be one int32/);
+    }
+    const noDims = { ...manifest, tensors: manifest.tensors.filter((t) => t.name !== 'model.embed_tokens.frozen_dims') };
+    expect(() => expandMicroArtifact(noDims, bin)).toThrow(/no tensor model.embed_tokens.frozen_dims/);
+    const asTwo = { ...manifest, format: 'micro-llama-fp16/2' };
+    expect(() => expandMicroArtifact(asTwo, bin)).toThrow(/frozen_offset belongs to format micro-llama-fp16\/3/);
   });
 });

@@ -3,7 +3,7 @@
  * (scripts/micro-llama/, models/micro-llama/train/). The committed artifact is compact — fp16 tensors
  * holding only the embedding rows of token ids that occur in the corpus (models/micro-llama/weights.bin)
  * and its manifest.json — and is expanded here into the layout of the tiny model: the full 128,256-row
- * embedding (format /1: zero rows elsewhere, whose logit is exactly 0; format /2: frozen seeded rows for
+ * embedding (format /1: zero rows elsewhere, whose logit is exactly 0; formats /2 and /3: frozen seeded rows for
  * every other ordinary id, frozen-rows.ts, and zero rows for unused special tokens), fp32 ONNX, config.json, generation_config.json
  * and the tokenizer files. A stamp makes a rebuild with an unchanged artifact a no-op.
  */
@@ -30,8 +30,20 @@ export const MICRO_MANIFEST_FORMAT = 'micro-llama-fp16/1';
  * optionally `model.embed_tokens.frozen_dims` (one int32, default hidden_size), how many leading dimensions they fill.
  */
 export const MICRO_MANIFEST_FORMAT_FROZEN = 'micro-llama-fp16/2';
+/**
+ * Format /3 (run 27 on): as /2 with `frozen_dims` required and `model.embed_tokens.frozen_offset` (one int32), the
+ * first dimension the frozen rows fill: a model widened from a learned one keeps them out of its old dimensions.
+ */
+export const MICRO_MANIFEST_FORMAT_FROZEN_OFFSET = 'micro-llama-fp16/3';
 const FROZEN_SCALE = 'model.embed_tokens.frozen_scale';
 const FROZEN_DIMS = 'model.embed_tokens.frozen_dims';
+const FROZEN_OFFSET = 'model.embed_tokens.frozen_offset';
+const FROZEN_TENSORS: readonly string[] = [FROZEN_SCALE, FROZEN_DIMS, FROZEN_OFFSET];
+
+/** Whether an artifact of this format has frozen rows (every ordinary id without a learned row). */
+export function hasFrozenRows(format: string): boolean {
+  return format === MICRO_MANIFEST_FORMAT_FROZEN || format === MICRO_MANIFEST_FORMAT_FROZEN_OFFSET;
+}
 export const MICRO_BOS_ID = 128000;
 export const MICRO_EOS_IDS: readonly number[] = [128001, 128008, 128009];
 /** The longest sequence the model was trained on (contextWindow in models.json). */
@@ -92,7 +104,8 @@ function readTensor(bin: Uint8Array, t: MicroTensorEntry): Float32Array | Int32A
 
 /** Expands a manifest and its weights.bin into full fp32 weights; throws on any inconsistency. */
 export function expandMicroArtifact(manifest: MicroManifest, bin: Uint8Array): MicroArtifact {
-  const frozen = manifest.format === MICRO_MANIFEST_FORMAT_FROZEN;
+  const frozen = hasFrozenRows(manifest.format);
+  const withOffset = manifest.format === MICRO_MANIFEST_FORMAT_FROZEN_OFFSET;
   if (manifest.format !== MICRO_MANIFEST_FORMAT && !frozen) throw new Error(`micro model: unknown manifest format ${JSON.stringify(manifest.format)}`);
   if (bin.length !== manifest.weights.bytes) throw new Error(`micro model: weights.bin has ${bin.length} bytes, the manifest says ${manifest.weights.bytes}`);
   const sha = createHash('sha256').update(bin).digest('hex');
@@ -118,13 +131,18 @@ export function expandMicroArtifact(manifest: MicroManifest, bin: Uint8Array): M
   if (frozen) {
     const scale = get(FROZEN_SCALE);
     if (!(scale instanceof Float32Array) || scale.length !== 1 || !Number.isFinite(scale[0]!)) throw new Error(`micro model: ${FROZEN_SCALE} must be one finite float16`);
-    const dims = byName.has(FROZEN_DIMS) ? get(FROZEN_DIMS) : Int32Array.of(d.hidden);
+    const dims = byName.has(FROZEN_DIMS) || withOffset ? get(FROZEN_DIMS) : Int32Array.of(d.hidden);
     if (!(dims instanceof Int32Array) || dims.length !== 1 || dims[0]! < 1 || dims[0]! > d.hidden) throw new Error(`micro model: ${FROZEN_DIMS} must be one int32 in 1..${d.hidden}`);
-    fillFrozenRows(embed, d.hidden, new Set(usedIds), scale[0]!, dims[0]!);
+    const offset = withOffset ? get(FROZEN_OFFSET) : Int32Array.of(0);
+    if (!(offset instanceof Int32Array) || offset.length !== 1 || offset[0]! < 0 || offset[0]! + dims[0]! > d.hidden) {
+      throw new Error(`micro model: ${FROZEN_OFFSET} must be one int32 with ${FROZEN_OFFSET} + ${FROZEN_DIMS} <= ${d.hidden}`);
+    }
+    if (!withOffset && byName.has(FROZEN_OFFSET)) throw new Error(`micro model: ${FROZEN_OFFSET} belongs to format ${MICRO_MANIFEST_FORMAT_FROZEN_OFFSET}, not ${manifest.format}`);
+    fillFrozenRows(embed, d.hidden, new Set(usedIds), scale[0]!, dims[0]!, offset[0]!);
   }
   const weights: Record<string, Float32Array> = { 'model.embed_tokens.weight': embed };
   for (const t of manifest.tensors) {
-    if (t.name === 'used_token_ids' || t.name === 'model.embed_tokens.rows' || t.name === FROZEN_SCALE || t.name === FROZEN_DIMS) continue;
+    if (t.name === 'used_token_ids' || t.name === 'model.embed_tokens.rows' || FROZEN_TENSORS.includes(t.name)) continue;
     const w = readTensor(bin, t);
     if (!(w instanceof Float32Array)) throw new Error(`micro model: tensor ${t.name} must be float16`);
     weights[t.name] = w;

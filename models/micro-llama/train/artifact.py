@@ -11,6 +11,7 @@ Invariants of as_checkpoint:
   different corpus, and is refused;
 - fp16 -> fp32 is exact, so exporting the state again unchanged writes the same bytes (checked by train.py
   --steps 0, which only exports);
+- a format /3 artifact's frozen rows start at its frozen_offset, which must be --frozen-offset (a /1 artifact has none);
 - the frozen-row scale is exported as fp16 (1.0 for a scale at its floor of 1); it comes back as floor + the softplus of
   a raw parameter, so a scale at or under its floor returns as floor + 1e-4, well inside fp16's rounding at 1.
 """
@@ -58,13 +59,17 @@ def read_tensors(manifest_path):
     return manifest, tensors
 
 
-def as_checkpoint(manifest_path, used_ids, frozen_floor, frozen_dims):
+def as_checkpoint(manifest_path, used_ids, frozen_floor, frozen_dims, frozen_offset=0):
     """What train.py's --init-from reads from a checkpoint.pt (model, step, elapsed, curve, tokens_seen), from an artifact."""
     manifest, tensors = read_tensors(manifest_path)
     if "model.embed_tokens.frozen_dims" in tensors and int(tensors["model.embed_tokens.frozen_dims"][0]) != frozen_dims:
         raise SystemExit(f"{manifest_path}: its frozen rows span {int(tensors['model.embed_tokens.frozen_dims'][0])} dimensions, not --frozen-dims {frozen_dims}")
+    if "model.embed_tokens.frozen_scale" in tensors:
+        theirs = int(tensors["model.embed_tokens.frozen_offset"][0]) if "model.embed_tokens.frozen_offset" in tensors else 0
+        if theirs != frozen_offset:
+            raise SystemExit(f"{manifest_path}: its frozen rows start at dimension {theirs}, not --frozen-offset {frozen_offset}")
     f32 = lambda name: torch.from_numpy(tensors[name].astype(np.float32))  # noqa: E731
-    rows, remapped = rows_for(tensors, list(used_ids), frozen_dims, manifest_path)
+    rows, remapped = rows_for(tensors, list(used_ids), frozen_dims, manifest_path, frozen_offset)
     state = {"embed.weight": rows, "norm.weight": f32("model.norm.weight")}
     for l in range(manifest["config"]["num_hidden_layers"]):
         for theirs, ours in LAYER_NAMES.items():
@@ -81,7 +86,7 @@ def as_checkpoint(manifest_path, used_ids, frozen_floor, frozen_dims):
     return ck
 
 
-def rows_for(tensors, used_ids, frozen_dims, manifest_path):
+def rows_for(tensors, used_ids, frozen_dims, manifest_path, frozen_offset=0):
     """The learned rows for `used_ids` (fp32, by token id) and, when they differ from the artifact's, what changed."""
     theirs = tensors["used_token_ids"].tolist()
     rows = torch.from_numpy(tensors["model.embed_tokens.rows"].astype(np.float32))
@@ -99,7 +104,8 @@ def rows_for(tensors, used_ids, frozen_dims, manifest_path):
     for i, t in enumerate(used_ids):
         if t in at:
             out[i] = rows[at[t]]
-        elif t < frozen_rows.FROZEN_ROWS_BELOW:
-            # The row this id had as a frozen row (fp16-rounded scale, as the engine computes it); a special id had a zero row.
-            out[i, :frozen_dims] = torch.from_numpy(frozen_rows.signs([t], frozen_dims)[0]) * scale
+        elif scale and t < frozen_rows.FROZEN_ROWS_BELOW:
+            # The row this id had as a frozen row (fp16-rounded scale, as the engine computes it); a special id, or any id of
+            # an artifact without frozen rows (format /1), had a zero row.
+            out[i, frozen_offset:frozen_offset + frozen_dims] = torch.from_numpy(frozen_rows.signs([t], frozen_dims)[0]) * scale
     return out, {"kept": len(used_ids) - len(new), "new": new, "dropped": dropped}

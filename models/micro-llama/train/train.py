@@ -22,7 +22,8 @@ in copies of frozen rows (--copy-first), so that copying never-seen ids is learn
 dilutes it.
 
 Widening (run 21 on): --init-from a checkpoint narrower than --hidden/--heads/--intermediate places its weights
-inside the wider model (grow.py), checked by the loss before and after.
+inside the wider model (grow.py), checked by the loss before and after. Run 27 widens a learned artifact (format /1) with the frozen
+rows in the new dimensions only (--frozen-offset at the old width; exported as format micro-llama-fp16/3).
 
 Continuing from an artifact (run 22 on): --init-from a manifest.json reads its weights.bin back (artifact.py); a
 corpus whose learned ids changed a little (run 23) keeps every token's row, and a newly learned id starts from its frozen row.
@@ -93,6 +94,9 @@ def parse_args():
     p.add_argument("--negatives", type=int, default=4096, help="sampled frozen rows per step (frozen-row corpora only)")
     p.add_argument("--frozen-dims", type=int, default=64,
                    help="frozen rows use only the first N dimensions (0: all, as run 14); the rest are zero, so a position that copies nothing can keep every frozen logit at 0")
+    p.add_argument("--frozen-offset", type=int, default=0,
+                   help="frozen rows fill dimensions [N, N + --frozen-dims) (run 27: 128, the dimensions a widened learned model added; "
+                        "exported as format micro-llama-fp16/3); 0: the first ones, format /2")
     p.add_argument("--frozen-weight", type=float, default=4.0,
                    help="loss weight of positions whose target is a frozen row (copies of made-up names); the logged loss stays unweighted")
     p.add_argument("--frozen-floor", type=float, default=1.0,
@@ -256,7 +260,9 @@ class MicroLlama(torch.nn.Module):
 
 def widen_into(model, state, cfg, used_ids, frozen_signs, zero_rows, data, args):
     """Loads a narrower checkpoint into `model` through grow.grow_state, and measures what the widening changed:
-    the loss of the old and the widened model on the same batches (same sampled negatives), which must agree."""
+    the loss of the old and the widened model on the same batches (same sampled negatives), which must agree.
+    Frozen rows placed in the new dimensions (--frozen-offset at the old width, run 27) are new input by design: a
+    frozen id's row then reaches the tied logits unchanged, so the check uses only dialogues without frozen ids."""
     was = grow.sizes(state, cfg["head_dim"])
     model.load_state_dict(grow.grow_state(state, model.state_dict(), cfg["head_dim"], args.seed))
     old_cfg = dict(cfg, hidden_size=was["hidden"], intermediate_size=was["intermediate"],
@@ -265,14 +271,18 @@ def widen_into(model, state, cfg, used_ids, frozen_signs, zero_rows, data, args)
     old = MicroLlama(old_cfg, len(used_ids), signs, args.negatives, zero_rows, args.frozen_floor, 1.0)
     old.load_state_dict(state)
     losses = {"old": 0.0, "widened": 0.0}
+    checked = data
+    if frozen_signs is not None and args.frozen_offset >= was["hidden"]:
+        checked = [(a, t) for a, t in data if int(a.max()) < len(used_ids)]
     with torch.no_grad():
-        for k, (ids, tgt, _) in zip(range(4), batches(data, args.batch_tokens, random.Random(args.seed + 2))):
+        for k, (ids, tgt, _) in zip(range(4), batches(checked, args.batch_tokens, random.Random(args.seed + 2))):
             for name, m in (("old", old), ("widened", model)):
                 torch.manual_seed(args.seed + k)
                 loss, _ = m.loss(ids, tgt)
                 losses[name] += float(loss if m.frozen is None else m.unweighted_loss) / 4
     print(f"widened {was} to hidden {cfg['hidden_size']}, heads {cfg['num_attention_heads']}/{cfg['num_key_value_heads']}, "
-          f"intermediate {cfg['intermediate_size']}: loss on 4 batches {losses['old']:.4f} before, {losses['widened']:.4f} after", flush=True)
+          f"intermediate {cfg['intermediate_size']}: loss on 4 batches {losses['old']:.4f} before, {losses['widened']:.4f} after"
+          f"{'' if checked is data else f' (of the {len(checked)} dialogues without frozen ids)'}", flush=True)
     # The new columns' small values may move the loss a little, never much: a larger change is a wiring mistake.
     assert abs(losses["widened"] - losses["old"]) < 0.05 * losses["old"] + 1e-3, losses
     return {"from": was, "loss_before": round(losses["old"], 4), "loss_after": round(losses["widened"], 4)}
@@ -369,7 +379,7 @@ def batches(data, batch_tokens, rng):
 
 # ----------------------------------------------------------------------------------------------- export
 
-def export(model, used_ids, cfg, out_dir, settings, frozen=False, frozen_dims=0):
+def export(model, used_ids, cfg, out_dir, settings, frozen=False, frozen_dims=0, frozen_offset=0):
     """weights.bin: the tensors as little-endian fp16 (ids as int32), 64-byte aligned; manifest.json describes them."""
     tensors = [("used_token_ids", np.asarray(used_ids, dtype="<i4"))]
     sd = {k: v.detach().float().numpy() for k, v in model.state_dict().items()}
@@ -384,6 +394,8 @@ def export(model, used_ids, cfg, out_dir, settings, frozen=False, frozen_dims=0)
     if frozen:
         tensors.append(("model.embed_tokens.frozen_scale", np.array([float(model.frozen_row_scale())], dtype="<f2")))
         tensors.append(("model.embed_tokens.frozen_dims", np.array([frozen_dims], dtype="<i4")))
+        if frozen_offset:
+            tensors.append(("model.embed_tokens.frozen_offset", np.array([frozen_offset], dtype="<i4")))
 
     blob = bytearray()
     table = []
@@ -406,7 +418,7 @@ def export(model, used_ids, cfg, out_dir, settings, frozen=False, frozen_dims=0)
     os.replace(tmp, os.path.join(out_dir, "weights.bin"))
     manifest_path = os.path.join(out_dir, "manifest.json")
     manifest = {
-        "format": "micro-llama-fp16/2" if frozen else "micro-llama-fp16/1",
+        "format": ("micro-llama-fp16/3" if frozen_offset else "micro-llama-fp16/2") if frozen else "micro-llama-fp16/1",
         "description": "A micro Llama 3.1 trained on this project's synthetic tool transcripts; scripts/setup/micro-model.ts expands it into models/micro-llama/onnx/model.onnx.",
         "config": cfg,
         "weights": {"file": "weights.bin", "bytes": len(blob), "sha256": hashlib.sha256(blob).hexdigest()},
@@ -446,12 +458,14 @@ def main():
             used_ids = sorted(json.load(f))
         learned = set(used_ids)
         frozen_ids = [i for i in range(frozen_rows.FROZEN_ROWS_BELOW) if i not in learned]
-        frozen_signs = frozen_rows.signs(frozen_ids, args.hidden)
-        if args.frozen_dims:
-            frozen_signs[:, args.frozen_dims:] = 0.0
+        k, off = args.frozen_dims or args.hidden, args.frozen_offset
+        if off < 0 or off + k > args.hidden:
+            raise SystemExit(f"--frozen-offset {off} + --frozen-dims {k} does not fit --hidden {args.hidden}")
+        # Dimension off + d holds sign(id, d): the signs of frozen_rows.py, placed from the offset (scripts/setup/frozen-rows.ts).
+        frozen_signs = np.zeros((len(frozen_ids), args.hidden), dtype=np.float32)
+        frozen_signs[:, off:off + k] = frozen_rows.signs(frozen_ids, k)
         for i in (frozen_ids[0], frozen_ids[len(frozen_ids) // 2], frozen_ids[-1]):
-            k = args.frozen_dims or args.hidden
-            assert [frozen_rows.sign(i, d) if d < k else 0 for d in range(args.hidden)] == list(frozen_signs[frozen_ids.index(i)]), "frozen_rows.signs != sign"
+            assert [frozen_rows.sign(i, d - off) if off <= d < off + k else 0 for d in range(args.hidden)] == list(frozen_signs[frozen_ids.index(i)]), "frozen_rows.signs != sign"
         zero_rows = VOCAB_SIZE - frozen_rows.FROZEN_ROWS_BELOW - sum(1 for i in used_ids if i >= frozen_rows.FROZEN_ROWS_BELOW)
         compact = {t: i for i, t in enumerate(used_ids)}
         compact.update({t: len(used_ids) + k for k, t in enumerate(frozen_ids)})
@@ -501,7 +515,7 @@ def main():
     if args.init_from:
         # Weights only: the step count, schedule, optimizer and data order start afresh (not a resume).
         if args.init_from.endswith(".json"):
-            ck = artifact.as_checkpoint(args.init_from, used_ids, args.frozen_floor, args.frozen_dims or args.hidden)
+            ck = artifact.as_checkpoint(args.init_from, used_ids, args.frozen_floor, args.frozen_dims or args.hidden, args.frozen_offset)
         else:
             ck = torch.load(args.init_from)
         init_from = {"path": args.init_from, "steps": ck["step"], "minutes": round(ck["elapsed"] / 60, 1), "tokens_seen": ck["tokens_seen"],
@@ -511,6 +525,12 @@ def main():
         if "remapped" in ck:
             init_from["remapped"] = ck["remapped"]
             print(f"learned ids changed: {len(ck['remapped']['new'])} new (from their frozen rows), {len(ck['remapped']['dropped'])} back to frozen rows", flush=True)
+        if frozen_signs is not None and "frozen_scale" not in ck["model"]:
+            # A learned artifact (format /1) had no frozen rows: their scale starts as a fresh run's. Only a row
+            # outside the old model's dimensions (--frozen-offset at its width) leaves its function unchanged.
+            if args.frozen_offset < ck["model"]["embed.weight"].shape[1]:
+                raise SystemExit(f"{args.init_from} has no frozen rows: they must go in dimensions it does not have (--frozen-offset >= {ck['model']['embed.weight'].shape[1]})")
+            ck["model"]["frozen_scale"] = model.frozen_scale.detach().clone()
         if ck["model"]["embed.weight"].shape != model.embed.weight.shape:
             init_from["widened"] = widen_into(model, ck["model"], cfg, used_ids, frozen_signs, zero_rows, data, args)
         else:
@@ -647,7 +667,8 @@ def main():
     if frozen_signs is not None:
         settings["training"]["frozen_rows"] = len(frozen_signs)
         settings["training"]["frozen_scale"] = round(float(model.frozen_row_scale()), 6)
-    size = export(model, used_ids, cfg, args.out, settings, frozen=frozen_signs is not None, frozen_dims=args.frozen_dims or args.hidden)
+    size = export(model, used_ids, cfg, args.out, settings, frozen=frozen_signs is not None, frozen_dims=args.frozen_dims or args.hidden,
+                  frozen_offset=args.frozen_offset if frozen_signs is not None else 0)
     print(f"trained {step} steps in {train_seconds / 60:.1f} min; exported {size} bytes to {args.out}", flush=True)
 
 
