@@ -14,7 +14,7 @@ import { MICRO_MODEL_ID, microModelEntry } from '../micro-llama/evaluate';
 import { openLlamaSession, runLlamaStep } from '../onnx/ort-llama';
 import { referenceLlamaForward } from '../onnx/reference-llama';
 import { frozenSign } from './frozen-rows';
-import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, expandMicroArtifact, halfToFloat, readMicroArtifact, type MicroArtifact } from './micro-model';
+import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, expandMicroArtifact, halfToFloat, hasFrozenRows, readMicroArtifact, type MicroArtifact } from './micro-model';
 
 const tokenizer = loadTokenizer();
 const OPTIONS = { builtinTools: [...BUILTIN_TOOLS], date: '2026-08-11' };
@@ -33,6 +33,23 @@ beforeAll(async () => {
   artifact = await readMicroArtifact();
   session = await openLlamaSession(join(dir, 'onnx/model.onnx'));
 });
+
+/**
+ * The row the committed artifact must expand `id` to when the corpus gave it none, read from the manifest's own
+ * tensors: zero (format /1, and special ids in every format), or scale × sign(id, d) in dimensions [offset, offset + dims).
+ */
+async function rowWithoutLearned(id: number): Promise<number[]> {
+  const h = artifact.manifest.config.hidden_size;
+  const row = new Array<number>(h).fill(0);
+  if (!hasFrozenRows(artifact.manifest.format) || id >= 128_000) return row;
+  const bin = await readFile(join(DEFAULT_MICRO_MODEL_DIR, 'weights.bin'));
+  const at = (name: string) => artifact.manifest.tensors.find((t) => t.name === name);
+  const scale = halfToFloat(bin.readUInt16LE(at('model.embed_tokens.frozen_scale')!.offset));
+  const dims = at('model.embed_tokens.frozen_dims') ? bin.readInt32LE(at('model.embed_tokens.frozen_dims')!.offset) : h;
+  const offset = at('model.embed_tokens.frozen_offset') ? bin.readInt32LE(at('model.embed_tokens.frozen_offset')!.offset) : 0;
+  for (let d = 0; d < dims; d++) row[offset + d] = scale * frozenSign(id, d);
+  return row;
+}
 
 afterAll(async () => {
   await session?.release();
@@ -68,14 +85,14 @@ describe('the committed micro-llama artifact', () => {
     expect(artifact.usedIds.length).toBeLessThan(10_000);
   });
 
-  it('has rows for the structure\'s special ids and zero rows for ids the corpus never used', () => {
+  it('has rows for the structure\'s special ids, and zero or frozen rows (by its format) for ids the corpus never used', async () => {
     const used = new Set(artifact.usedIds);
     for (const id of [128000, 128006, 128007, 128008, 128009, 128010]) expect(used.has(id)).toBe(true);
     const embed = artifact.weights['model.embed_tokens.weight']!;
     const H = artifact.manifest.config.hidden_size;
-    for (const id of [0, 1001, 128001, 128255]) {
-      if (!used.has(id)) expect(embed.subarray(id * H, (id + 1) * H).every((x) => x === 0)).toBe(true);
-    }
+    const unused = [0, 1001, 50_000, 128001, 128255].filter((id) => !used.has(id));
+    expect(unused.length).toBeGreaterThanOrEqual(3);
+    for (const id of unused) expect([...embed.subarray(id * H, (id + 1) * H)]).toEqual(await rowWithoutLearned(id));
   });
 });
 
@@ -105,7 +122,7 @@ describe('buildMicroModel', () => {
     expect((await stat(model)).mtimeMs).toBeGreaterThan(before);
   });
 
-  it('gives the logits of the reference forward, and exactly 0 for ids without a row', async () => {
+  it('gives the logits of the reference forward, and exactly 0 for special ids without a row', async () => {
     const config = artifact.manifest.config;
     const V = config.vocab_size;
     const { logits } = await runLlamaStep(session, config, { ids: [PROMPT] });
@@ -117,7 +134,8 @@ describe('buildMicroModel', () => {
       let maxDiff = 0;
       for (let i = 0; i < V; i++) maxDiff = Math.max(maxDiff, Math.abs(got[i]! - want[i]!));
       expect(maxDiff).toBeLessThan(1e-3);
-      for (const id of [1001, 128255]) if (!used.has(id)) expect(got[id]).toBe(0);
+      for (const id of [128_001, 128_255]) if (!used.has(id)) expect(got[id]).toBe(0);
+      if (!hasFrozenRows(artifact.manifest.format) && !used.has(1001)) expect(got[1001]).toBe(0);
     }
   });
 });
