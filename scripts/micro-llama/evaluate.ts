@@ -356,7 +356,7 @@ async function main(): Promise<void> {
   const tokenizer = loadTokenizer();
   const corpus = artifact.manifest.corpus as { seed: number };
   const ids = artifactCorpusIds(artifact.manifest, tokenizer);
-  // Format /2 learns rows only for the frozen plan's ids; /1 for every id of the corpus.
+  // Formats /2 and /3 learn rows only for the frozen plan's ids; /1 for every id of the corpus.
   const learned = new Set(hasFrozenRows(artifact.manifest.format) ? learnedIds(ids.used, frozenPlan(corpus.seed, tokenizer)) : ids.used);
   if (learned.size !== artifact.usedIds.length || !artifact.usedIds.every((id) => learned.has(id))) {
     throw new Error('the regenerated corpus does not match the artifact\'s embedding rows: was the corpus generator changed after training?');

@@ -107,5 +107,5 @@ def rows_for(tensors, used_ids, frozen_dims, manifest_path, frozen_offset=0):
         elif scale and t < frozen_rows.FROZEN_ROWS_BELOW:
             # The row this id had as a frozen row (fp16-rounded scale, as the engine computes it); a special id, or any id of
             # an artifact without frozen rows (format /1), had a zero row.
-            out[i, frozen_offset:frozen_offset + frozen_dims] = torch.from_numpy(frozen_rows.signs([t], frozen_dims)[0]) * scale
+            out[i] = torch.from_numpy(frozen_rows.placed([t], out.shape[1], frozen_dims, frozen_offset)[0]) * scale
     return out, {"kept": len(used_ids) - len(new), "new": new, "dropped": dropped}

@@ -40,6 +40,17 @@ def signs(ids, dim):
     return np.where(x & 1, 1.0, -1.0).astype(np.float32)
 
 
+def placed(ids, hidden, dims, offset=0):
+    """float32 array (len(ids), hidden): signs(ids, dims) in columns [offset, offset + dims), 0 elsewhere; the
+    unscaled rows of fillFrozenRows (scripts/setup/frozen-rows.ts), used by train.py and artifact.py alike."""
+    import numpy as np
+    if offset < 0 or dims < 1 or offset + dims > hidden:
+        raise ValueError(f"frozen rows: dimensions [{offset}, {offset + dims}) do not fit a hidden size of {hidden}")
+    out = np.zeros((len(ids), hidden), dtype=np.float32)
+    out[:, offset:offset + dims] = signs(ids, dims)
+    return out
+
+
 if __name__ == "__main__":
     # `frozen_rows.py DIM ID...`: one line per id, its signs as + and -.
     dim = int(sys.argv[1])

@@ -461,9 +461,8 @@ def main():
         k, off = args.frozen_dims or args.hidden, args.frozen_offset
         if off < 0 or off + k > args.hidden:
             raise SystemExit(f"--frozen-offset {off} + --frozen-dims {k} does not fit --hidden {args.hidden}")
-        # Dimension off + d holds sign(id, d): the signs of frozen_rows.py, placed from the offset (scripts/setup/frozen-rows.ts).
-        frozen_signs = np.zeros((len(frozen_ids), args.hidden), dtype=np.float32)
-        frozen_signs[:, off:off + k] = frozen_rows.signs(frozen_ids, k)
+        # Dimension off + d holds sign(id, d), as scripts/setup/frozen-rows.ts places it.
+        frozen_signs = frozen_rows.placed(frozen_ids, args.hidden, k, off)
         for i in (frozen_ids[0], frozen_ids[len(frozen_ids) // 2], frozen_ids[-1]):
             assert [frozen_rows.sign(i, d - off) if off <= d < off + k else 0 for d in range(args.hidden)] == list(frozen_signs[frozen_ids.index(i)]), "frozen_rows.signs != sign"
         zero_rows = VOCAB_SIZE - frozen_rows.FROZEN_ROWS_BELOW - sum(1 for i in used_ids if i >= frozen_rows.FROZEN_ROWS_BELOW)
