@@ -101,10 +101,12 @@ def parse_args():
                    help="loss weight of positions whose target is a frozen row (copies of made-up names); the logged loss stays unweighted")
     p.add_argument("--frozen-floor", type=float, default=1.0,
                    help="lowest scale of the frozen rows (run 14 had none: its scale fell to 0.0019 and nothing was copied; run 15's 0.1 copied 1-3 percent, README entries 14-16)")
-    p.add_argument("--toy-first", type=int, default=600,
-                   help="curriculum (run 18): the first N steps train the copy toy (toy_copies), before the copy-heavy dialogues; 0: none (runs 1-17)")
-    p.add_argument("--copy-first", type=int, default=1600,
-                   help="curriculum (runs 17-18): until step N (after the toy steps) draw only the copy-heavy dialogues (--copy-share), then the whole corpus; 0: none (runs 1-16)")
+    p.add_argument("--toy-first", type=int, default=None,
+                   help="curriculum (run 18): the first N steps train the copy toy (toy_copies), before the copy-heavy dialogues; 0: none (runs 1-17). "
+                        "Default: 600, or 0 with --init-from (a continued model already copies; runs 19-26 and 28 passed 0 by hand)")
+    p.add_argument("--copy-first", type=int, default=None,
+                   help="curriculum (runs 17-18): until step N (after the toy steps) draw only the copy-heavy dialogues (--copy-share), then the whole corpus; 0: none (runs 1-16). "
+                        "Default: 1600, or 0 with --init-from")
     p.add_argument("--copy-share", type=float, default=0.1,
                    help="a dialogue is copy-heavy when frozen targets are at least this share of its loss tokens (run 15's corpus: 0.1 selects 6,736 dialogues, 18 percent of their loss tokens frozen)")
     p.add_argument("--stop-rule", default=(0, 0.0), type=stop_rule, metavar="STEP:RATE",
@@ -114,7 +116,19 @@ def parse_args():
                    help="start from the model weights of this checkpoint (run 19: run 18's final one) with a fresh optimizer, step count and schedule; the corpus must be the one it was trained on. "
                         "A narrower checkpoint is widened into the sizes given here (grow.py; run 21). "
                         "A path ending in .json is an exported artifact's manifest.json (artifact.py; run 22): its weights.bin beside it, its learned ids the corpus's")
-    return p.parse_args()
+    return with_curriculum_defaults(p.parse_args())
+
+
+def with_curriculum_defaults(args):
+    """A fresh run gets run 18's curriculum unless told otherwise; a continued one (--init-from) gets none, so a
+    continuation can no longer restart the toy by leaving the flags out. Every recorded command passes both or
+    continues with 0 0, so its meaning is unchanged."""
+    fresh = not args.init_from
+    if args.toy_first is None:
+        args.toy_first = 600 if fresh else 0
+    if args.copy_first is None:
+        args.copy_first = 1600 if fresh else 0
+    return args
 
 
 # ----------------------------------------------------------------------------------------------- model
