@@ -325,9 +325,36 @@ describe('the corpus recipes (run 24)', () => {
     }
   });
 
+  it('frozen-fewer-names (after run 28): half the made-up names of frozen, the same learned ids from the frozen plan', () => {
+    const plan = frozenPlan(CORPUS_SEED, tokenizer);
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-recipe-'));
+    // How many ids of made-up name pieces the corpus holds, and its learned ids.
+    const written = (recipe: 'frozen' | 'frozen-fewer-names') => {
+      const stats = writeCorpus(dir, CORPUS_SEED, 1200, tokenizer, recipe);
+      const ids = readFileSync(join(dir, 'train.jsonl'), 'utf8').trim().split('\n').flatMap((l) => (JSON.parse(l) as { ids: number[] }).ids);
+      const learned = JSON.parse(readFileSync(join(dir, 'learned-ids.json'), 'utf8')) as number[];
+      return { stats, pieces: ids.filter((id) => plan.pieces.ids.has(id)).length, learned };
+    };
+    try {
+      const frozen = written('frozen');
+      const fewer = written('frozen-fewer-names');
+      expect(JSON.parse(readFileSync(join(dir, 'corpus.json'), 'utf8')).recipe).toBe('frozen-fewer-names');
+      expect(fewer.stats.byCategory.remember).toBeGreaterThan(0);
+      // The same remember exercises (another draw of them), all made-up names: the pieces fall by less than half
+      // (1,200 dialogues: 4,322 → 2,614).
+      expect(Math.abs(fewer.stats.byCategory.remember - frozen.stats.byCategory.remember)).toBeLessThan(0.25 * frozen.stats.byCategory.remember);
+      expect(fewer.pieces).toBeLessThan(0.8 * frozen.pieces);
+      expect(fewer.pieces).toBeGreaterThan(0.4 * frozen.pieces);
+      expect(fewer.learned.every((id) => plan.base.has(id))).toBe(true);
+      expect(frozen.learned.every((id) => plan.base.has(id))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('are told apart by name, and only known names are recipes', () => {
     expect(trainingDialogues(7, 50, tokenizer, 'learned')).not.toEqual(trainingDialogues(7, 50, tokenizer, 'frozen'));
-    expect(isCorpusRecipe('learned') && isCorpusRecipe('frozen') && isCorpusRecipe('learned-hosts')).toBe(true);
+    expect(isCorpusRecipe('learned') && isCorpusRecipe('frozen') && isCorpusRecipe('learned-hosts') && isCorpusRecipe('frozen-fewer-names')).toBe(true);
     expect(isCorpusRecipe('toString')).toBe(false);
   });
 });

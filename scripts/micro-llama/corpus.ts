@@ -3,11 +3,11 @@
  * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
  * tokens only (bodies and their eom/eot terminators).
  *
- *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|learned|learned-hosts]
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|learned|learned-hosts]
  *
  * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
  * index the ids that are targets), DIR/corpus.json (settings and counts, the recipe among them) and, for the
- * `frozen` recipe, DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
+ * recipes with made-up names (`frozen`, `frozen-fewer-names`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
  * id is a learned row and nothing else has one).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,17 +53,26 @@ export const TRAIN_OPTIONS: DialogueOptions = {
  * issue 14's in-distribution and test targets in a single session, with new names at 0 by construction.
  * `learned-hosts` (run 26): `learned` with host tools at run 23's weight 30, for continuing a `learned` artifact
  * (its ids must stay: train.py gives learned rows only to the corpus's ids).
+ * `frozen-fewer-names` (written after run 28, for its continuation): `frozen` with made-up names in a quarter of
+ * the search questions instead of half, so real names get back copying practice (run 28's test misses were real
+ * held-out names copied wrong) while the frozen rows keep theirs; its learned ids are the frozen plan's, as `frozen`'s.
  * A manifest's `corpus.recipe` names the recipe; one without it (runs before 24) is `frozen`'s generator.
  */
 export const CORPUS_RECIPES = {
   frozen: TRAIN_OPTIONS,
   learned: { ...TRAIN_OPTIONS, weights: { date: 12, custom: 10, remember: 0 }, syntheticRate: 0 },
   'learned-hosts': { ...TRAIN_OPTIONS, weights: { date: 12, custom: 30, remember: 0 }, syntheticRate: 0 },
+  'frozen-fewer-names': { ...TRAIN_OPTIONS, syntheticRate: 0.25 },
 } as const satisfies Record<string, DialogueOptions>;
 export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
 
 export function isCorpusRecipe(name: string): name is CorpusRecipe {
   return Object.hasOwn(CORPUS_RECIPES, name);
+}
+
+/** A recipe with made-up names trains frozen rows: its corpus comes with learned-ids.json (every other id frozen). */
+export function hasFrozenRecipe(recipe: CorpusRecipe): boolean {
+  return (CORPUS_RECIPES[recipe].syntheticRate ?? 0) > 0;
 }
 
 /**
@@ -115,7 +124,7 @@ export function frozenPlan(seed: number, tokenizer: TextTokenizer = loadTokenize
 /** The recipe's options, with the frozen pieces of `seed`'s plan when made-up names are on. */
 export function trainingOptions(seed: number, tokenizer?: TextTokenizer, recipe: CorpusRecipe = 'frozen'): DialogueOptions {
   const options: DialogueOptions = CORPUS_RECIPES[recipe];
-  return (options.syntheticRate ?? 0) > 0 ? { ...options, namePieces: frozenPlan(seed, tokenizer).pieces } : options;
+  return hasFrozenRecipe(recipe) ? { ...options, namePieces: frozenPlan(seed, tokenizer).pieces } : options;
 }
 
 export interface TrainingExample {
@@ -216,7 +225,7 @@ export function writeCorpus(outDir: string, seed: number, count: number, tokeniz
   // learned-ids.json is what tells train.py to give frozen rows: the `learned` recipe must not leave an earlier one behind.
   rmSync(join(outDir, 'learned-ids.json'), { force: true });
   let frozen: Record<string, number> | undefined;
-  if (recipe === 'frozen') {
+  if (hasFrozenRecipe(recipe)) {
     const learned = learnedIds(seen, plan);
     frozen = { learnedIds: learned.length, frozenIdsInCorpus: seen.size - learned.length, startPieces: plan.pieces.starts.length, continuationPieces: plan.pieces.continuations.length };
     writeFileSync(join(outDir, 'learned-ids.json'), `${JSON.stringify(learned)}\n`);
