@@ -71,7 +71,7 @@ export function isCorpusRecipe(name: string): name is CorpusRecipe {
 }
 
 /** A recipe with made-up names trains frozen rows: its corpus comes with learned-ids.json (every other id frozen). */
-export function hasFrozenRecipe(recipe: CorpusRecipe): boolean {
+export function recipeHasFrozenRows(recipe: CorpusRecipe): boolean {
   return (CORPUS_RECIPES[recipe].syntheticRate ?? 0) > 0;
 }
 
@@ -124,7 +124,7 @@ export function frozenPlan(seed: number, tokenizer: TextTokenizer = loadTokenize
 /** The recipe's options, with the frozen pieces of `seed`'s plan when made-up names are on. */
 export function trainingOptions(seed: number, tokenizer?: TextTokenizer, recipe: CorpusRecipe = 'frozen'): DialogueOptions {
   const options: DialogueOptions = CORPUS_RECIPES[recipe];
-  return hasFrozenRecipe(recipe) ? { ...options, namePieces: frozenPlan(seed, tokenizer).pieces } : options;
+  return recipeHasFrozenRows(recipe) ? { ...options, namePieces: frozenPlan(seed, tokenizer).pieces } : options;
 }
 
 export interface TrainingExample {
@@ -225,7 +225,7 @@ export function writeCorpus(outDir: string, seed: number, count: number, tokeniz
   // learned-ids.json is what tells train.py to give frozen rows: the `learned` recipe must not leave an earlier one behind.
   rmSync(join(outDir, 'learned-ids.json'), { force: true });
   let frozen: Record<string, number> | undefined;
-  if (hasFrozenRecipe(recipe)) {
+  if (recipeHasFrozenRows(recipe)) {
     const learned = learnedIds(seen, plan);
     frozen = { learnedIds: learned.length, frozenIdsInCorpus: seen.size - learned.length, startPieces: plan.pieces.starts.length, continuationPieces: plan.pieces.continuations.length };
     writeFileSync(join(outDir, 'learned-ids.json'), `${JSON.stringify(learned)}\n`);

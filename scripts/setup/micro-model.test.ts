@@ -13,7 +13,7 @@ import { BUILTIN_TOOLS } from '../micro-llama/dialogues';
 import { MICRO_MODEL_ID, microModelEntry } from '../micro-llama/evaluate';
 import { openLlamaSession, runLlamaStep } from '../onnx/ort-llama';
 import { referenceLlamaForward } from '../onnx/reference-llama';
-import { frozenSign } from './frozen-rows';
+import { FROZEN_ROWS_BELOW, frozenSign } from './frozen-rows';
 import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, expandMicroArtifact, halfToFloat, hasFrozenRows, readMicroArtifact, type MicroArtifact } from './micro-model';
 
 const tokenizer = loadTokenizer();
@@ -48,7 +48,7 @@ async function rowsWithoutLearned(): Promise<(id: number) => number[]> {
   const offset = at('model.embed_tokens.frozen_offset') ? bin.readInt32LE(at('model.embed_tokens.frozen_offset')!.offset) : 0;
   return (id) => {
     const row = new Array<number>(h).fill(0);
-    if (id < 128_000) for (let d = 0; d < dims; d++) row[offset + d] = scale * frozenSign(id, d);
+    if (id < FROZEN_ROWS_BELOW) for (let d = 0; d < dims; d++) row[offset + d] = scale * frozenSign(id, d);
     return row;
   };
 }
