@@ -3,11 +3,11 @@
  * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
  * tokens only (bodies and their eom/eot terminators).
  *
- *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|learned|learned-hosts]
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|learned|learned-hosts]
  *
  * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
  * index the ids that are targets), DIR/corpus.json (settings and counts, the recipe among them) and, for the
- * recipes with made-up names (`frozen`, `frozen-fewer-names`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
+ * recipes with made-up names (`frozen`, `frozen-fewer-names`, `mixed-names`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
  * id is a learned row and nothing else has one).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { END_HEADER, EOM, EOT, FIRST_SPECIAL_ID, START_HEADER } from '../../src/
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../../src/format/types';
 import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, rememberTexts, type Category, type Dialogue, type DialogueOptions } from './dialogues';
-import { frozenNamePieces } from './synthetic-names';
+import { frozenNamePieces, mixedNamePieces } from './synthetic-names';
 import { COUNTRIES, EVENTS, NEW_CITIES, WORDS } from './world';
 import { Rng } from './rng';
 
@@ -56,6 +56,10 @@ export const TRAIN_OPTIONS: DialogueOptions = {
  * `frozen-fewer-names` (written after run 28, for its continuation): `frozen` with made-up names in a quarter of
  * the search questions instead of half, so real names get back copying practice (run 28's test misses were real
  * held-out names copied wrong) while the frozen rows keep theirs; its learned ids are the frozen plan's, as `frozen`'s.
+ * `mixed-names` (run 29): `frozen` with made-up names whose pieces mix learned and frozen rows in any position
+ * (synthetic-names.ts mixedNamePieces) and made-up events of real events' forms with made-up winners
+ * (synthetic-events.ts variedEvent), because run 28 copied the frozen start of a real new name and dropped its
+ * learned rest, and replaced new events by training ones; its learned ids are still the frozen plan's.
  * A manifest's `corpus.recipe` names the recipe; one without it (runs before 24) is `frozen`'s generator.
  */
 export const CORPUS_RECIPES = {
@@ -63,6 +67,7 @@ export const CORPUS_RECIPES = {
   learned: { ...TRAIN_OPTIONS, weights: { date: 12, custom: 10, remember: 0 }, syntheticRate: 0 },
   'learned-hosts': { ...TRAIN_OPTIONS, weights: { date: 12, custom: 30, remember: 0 }, syntheticRate: 0 },
   'frozen-fewer-names': { ...TRAIN_OPTIONS, syntheticRate: 0.25 },
+  'mixed-names': { ...TRAIN_OPTIONS, variedEvents: true },
 } as const satisfies Record<string, DialogueOptions>;
 export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
 
@@ -74,6 +79,9 @@ export function isCorpusRecipe(name: string): name is CorpusRecipe {
 export function recipeHasFrozenRows(recipe: CorpusRecipe): boolean {
   return (CORPUS_RECIPES[recipe].syntheticRate ?? 0) > 0;
 }
+
+/** Recipes whose made-up names mix learned pieces into the frozen ones. */
+const MIXED_NAME_RECIPES: ReadonlySet<CorpusRecipe> = new Set(['mixed-names']);
 
 /**
  * The category weights the learned ids are drawn with, fixed since run 23 at runs 15–22's TRAIN_OPTIONS.weights, and
@@ -88,12 +96,14 @@ const BASE_DIALOGUES = 8000;
  * Which ids the model learns and which it only ever sees as frozen rows (scripts/setup/frozen-rows.ts):
  * `base` = the ids of the corpus without made-up names (plus the special tokens it uses) get learned rows;
  * `newNameIds` = the ids of the new-names evaluation's names outside `base`, which training must never contain;
- * `pieces` = the made-up names' pieces, from neither set, so every made-up name is frozen rows only.
+ * `pieces` = the made-up names' pieces, from neither set, so every made-up name is frozen rows only;
+ * `forbidden` = the ids no made-up name may hold in any form: the new names' and the reversal code's held-out words'.
  */
 export interface FrozenPlan {
   base: ReadonlySet<number>;
   newNameIds: ReadonlySet<number>;
   pieces: ReturnType<typeof frozenNamePieces>;
+  forbidden: ReadonlySet<number>;
 }
 
 const plans = new Map<number, FrozenPlan>();
@@ -116,15 +126,18 @@ export function frozenPlan(seed: number, tokenizer: TextTokenizer = loadTokenize
   const names = [...NEW_CITIES.flatMap((c) => [c.name, c.country]), ...EVENTS.heldOut.map((e) => e.name), ...WORDS.heldOut];
   for (const name of names) for (const id of tokenizer.encode(` ${name}`)) if (!base.has(id)) newNameIds.add(id);
   for (const w of WORDS.heldOut) for (const id of tokenizer.encode(`"${w}" "${[...w].reverse().join('')}"`)) quotedIds.add(id);
-  const plan = { base, newNameIds, pieces: frozenNamePieces(new Set([...base, ...newNameIds, ...quotedIds]), tokenizer, new Set([...newNameIds, ...quotedIds])) };
+  const forbidden = new Set([...newNameIds, ...quotedIds]);
+  const plan = { base, newNameIds, forbidden, pieces: frozenNamePieces(new Set([...base, ...forbidden]), tokenizer, forbidden) };
   plans.set(seed, plan);
   return plan;
 }
 
-/** The recipe's options, with the frozen pieces of `seed`'s plan when made-up names are on. */
-export function trainingOptions(seed: number, tokenizer?: TextTokenizer, recipe: CorpusRecipe = 'frozen'): DialogueOptions {
+/** The recipe's options, with the pieces of `seed`'s plan when made-up names are on (frozen, or mixed with learned ones). */
+export function trainingOptions(seed: number, tokenizer: TextTokenizer = loadTokenizer(), recipe: CorpusRecipe = 'frozen'): DialogueOptions {
   const options: DialogueOptions = CORPUS_RECIPES[recipe];
-  return recipeHasFrozenRows(recipe) ? { ...options, namePieces: frozenPlan(seed, tokenizer).pieces } : options;
+  if (!recipeHasFrozenRows(recipe)) return options;
+  const plan = frozenPlan(seed, tokenizer);
+  return { ...options, namePieces: MIXED_NAME_RECIPES.has(recipe) ? mixedNamePieces(plan.pieces, plan.base, plan.forbidden, tokenizer) : plan.pieces };
 }
 
 export interface TrainingExample {

@@ -7,6 +7,7 @@ import { formatDate } from '../../src/format/system-block';
 import type { Conversation, Message, ToolCall } from '../../src/format/types';
 import { writeBuiltinCall, writeCustomCall } from '../../src/format/write-call';
 import { customToolUse, unusedCustomTools } from './custom-tools';
+import { plainEvent, variedEvent, type MadeUpEvent } from './synthetic-events';
 import { syntheticName, type NamePieces } from './synthetic-names';
 import type { Rng } from './rng';
 import {
@@ -115,6 +116,8 @@ export interface DialogueOptions {
   syntheticRate?: number;
   /** The pieces made-up names are built from (default: synthetic-names.ts namePieces()). */
   namePieces?: NamePieces;
+  /** Made-up events take real events' varied forms, with made-up winners half the time (synthetic-events.ts); needs namePieces. */
+  variedEvents?: boolean;
   /** Probability that a search result comes from the local index (`"source": "local index"`, no ages); default 0. */
   localIndexRate?: number;
   /** Probability that a dialogue without custom calls still declares host tools it does not need; default 0. */
@@ -181,7 +184,7 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
         }
         ex = customExchange(drawn.use);
       } else {
-        ex = generateExchange(rng, category, p, date, options.syntheticRate ?? 0, options.localIndexRate ?? 0, options.namePieces);
+        ex = generateExchange(rng, category, p, date, options.syntheticRate ?? 0, options.localIndexRate ?? 0, options.namePieces, options.variedEvents ?? false);
       }
     }
     if (ex.tool !== null && rng.chance(options.errorRate ?? 0.07)) ex = withError(rng, ex);
@@ -227,7 +230,7 @@ function code(text: string): Pick<Exchange, 'tool' | 'call' | 'expectedCall'> {
 const base = { error: false, followUp: false } as const;
 
 /** A fresh exchange of `category`. */
-export function generateExchange(rng: Rng, category: Category, p: Pools, date: string, syntheticRate = 0, localIndexRate = 0, pieces?: NamePieces): Exchange {
+export function generateExchange(rng: Rng, category: Category, p: Pools, date: string, syntheticRate = 0, localIndexRate = 0, pieces?: NamePieces, variedEvents = false): Exchange {
   const synthetic = syntheticRate > 0 && rng.chance(syntheticRate);
   const local = localIndexRate > 0 && rng.chance(localIndexRate);
   switch (category) {
@@ -245,7 +248,7 @@ export function generateExchange(rng: Rng, category: Category, p: Pools, date: s
       return searchExchange(rng, category, country.name, question(rng, category, p, { country: country.name }), { country, local });
     }
     case 'winner':
-      return winnerExchange(rng, p, synthetic, pieces);
+      return winnerExchange(rng, p, synthetic, pieces, variedEvents);
     case 'custom':
       throw new Error('custom exchanges are drawn by generateDialogue (they need the dialogue\'s tools)');
     case 'arithmetic':
@@ -512,17 +515,13 @@ function winnerOf(rng: Rng, kind: WinnerKind): string {
   }
 }
 
-/** A made-up event: "the Velmo Open" is won by a person, "the Velmo Cup" by a country. */
-function syntheticEvent(rng: Rng, pieces?: NamePieces): SportEvent {
-  const kind = rng.pick(['Open', 'Marathon', 'Prize', 'Cup', 'Trophy'] as const);
-  return { name: `${syntheticName(rng, pieces)} ${kind}`, winner: kind === 'Cup' ? 'country' : kind === 'Trophy' ? 'club' : 'person' };
-}
-
-function winnerExchange(rng: Rng, p: Pools, synthetic = false, pieces?: NamePieces): Exchange {
+function winnerExchange(rng: Rng, p: Pools, synthetic = false, pieces?: NamePieces, variedEvents = false): Exchange {
+  if (variedEvents && !pieces) throw new Error('varied events need the made-up names\' pieces');
   // Events have no held-out role: held-out winner questions differ by phrasing (and year) only.
-  const event: SportEvent = synthetic ? syntheticEvent(rng, pieces) : rng.pick(p.entities === 'new' ? EVENTS.heldOut : EVENTS.train);
+  const madeUp: MadeUpEvent | undefined = !synthetic ? undefined : variedEvents ? variedEvent(rng, pieces!) : plainEvent(rng, pieces);
+  const event: SportEvent = madeUp?.event ?? rng.pick(p.entities === 'new' ? EVENTS.heldOut : EVENTS.train);
   const year = rng.int(1990, 2025);
-  const winner = winnerOf(rng, event.winner);
+  const winner = madeUp?.winner ?? winnerOf(rng, event.winner);
   const v = { event: event.name, year, winner };
   const answerResult: SearchResult = rng.pick([
     { title: fill('{event} {year} - Wikipedia', v), url: wiki(`${year} ${event.name}`), description: fill('The {event} {year} was won by {winner}.', v) },

@@ -23,6 +23,12 @@ export interface NamePieces {
   continuations: readonly string[];
   /** A name is drawn again until this accepts it (frozen pools: every id of " Name" is a pool piece). */
   accept?: (name: string) => boolean;
+  /**
+   * Pieces with learned rows (mixedNamePieces): when present, each piece of a name comes from these half
+   * the time, so made-up names mix learned and frozen rows in any position, as real new names do
+   * (" Bus"+"an": frozen, then learned). Starts may be one letter (" M"), then at least one continuation follows.
+   */
+  learned?: { starts: readonly string[]; continuations: readonly string[] };
 }
 
 let cached: NamePieces | undefined;
@@ -51,6 +57,26 @@ export function frozenNamePieces(exclude: ReadonlySet<number>, tokenizer: TextTo
   return { starts, continuations, ids, accept };
 }
 
+/**
+ * `frozen`'s pools plus the pieces of the learned ids `base` (scripts/micro-llama/corpus.ts frozenPlan): every
+ * id of " Name" is a frozen piece or a learned id, so the learned ids stay the plan's, and no form of a name has
+ * a `forbidden` id (the new names' ids stay out of training).
+ */
+export function mixedNamePieces(frozen: ReturnType<typeof frozenNamePieces>, base: ReadonlySet<number>, forbidden: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer()): NamePieces {
+  const starts: string[] = [];
+  const continuations: string[] = [];
+  for (const id of [...base].sort((a, b) => a - b)) {
+    if (id >= FIRST_SPECIAL_ID || forbidden.has(id)) continue;
+    const piece = tokenizer.decode([id]);
+    if (/^ [A-Z][a-z]{0,9}$/.test(piece)) starts.push(piece.slice(1));
+    else if (/^[a-z]{2,5}$/.test(piece)) continuations.push(piece);
+  }
+  if (starts.length === 0 || continuations.length === 0) throw new Error('mixed names: the learned ids hold no name pieces');
+  const accept = (name: string) =>
+    tokenizer.encode(` ${name}`).every((id) => frozen.ids.has(id) || base.has(id)) && [` ${name}`, name].every((form) => tokenizer.encode(form).every((id) => !forbidden.has(id)));
+  return { starts: frozen.starts, continuations: frozen.continuations, accept, learned: { starts, continuations } };
+}
+
 /** The piece pools of the Llama 3.1 tokenizer (computed once per process). */
 export function namePieces(tokenizer: TextTokenizer = loadTokenizer()): NamePieces {
   if (cached) return cached;
@@ -74,9 +100,12 @@ const TAKEN = new Set<string>([
 export function syntheticName(rng: Rng, pieces: NamePieces = namePieces()): string {
   if (pieces.starts.length === 0 || pieces.continuations.length === 0) throw new Error('synthetic names: an empty piece pool');
   for (;;) {
-    const parts = [rng.pick(pieces.starts)];
-    const more = rng.weighted({ '0': 3, '1': 5, '2': 2 });
-    for (let i = 0; i < Number(more); i++) parts.push(rng.pick(pieces.continuations));
+    // Without `learned`, no draw beyond run 14's: the frozen recipes' corpora stay byte for byte.
+    const { learned } = pieces;
+    const fromLearned = () => learned !== undefined && rng.chance(0.5);
+    const parts = [fromLearned() ? rng.pick(learned!.starts) : rng.pick(pieces.starts)];
+    const more = Math.max(Number(rng.weighted({ '0': 3, '1': 5, '2': 2 })), parts[0]!.length < 3 ? 1 : 0);
+    for (let i = 0; i < more; i++) parts.push(fromLearned() ? rng.pick(learned!.continuations) : rng.pick(pieces.continuations));
     const name = parts.join('');
     if (name.length <= 14 && !TAKEN.has(name.toLowerCase()) && (pieces.accept?.(name) ?? true)) return name;
   }
