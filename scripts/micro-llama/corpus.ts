@@ -3,11 +3,11 @@
  * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
  * tokens only (bodies and their eom/eot terminators).
  *
- *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|learned|learned-hosts]
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|mixed-name-pieces|learned|learned-hosts]
  *
  * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
  * index the ids that are targets), DIR/corpus.json (settings and counts, the recipe among them) and, for the
- * recipes with made-up names (`frozen`, `frozen-fewer-names`, `mixed-names`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
+ * recipes with made-up names (`frozen`, `frozen-fewer-names`, `mixed-names`, `mixed-name-pieces`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
  * id is a learned row and nothing else has one).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { END_HEADER, EOM, EOT, FIRST_SPECIAL_ID, START_HEADER } from '../../src/
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../../src/format/types';
 import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, rememberTexts, type Category, type Dialogue, type DialogueOptions } from './dialogues';
-import { frozenNamePieces, mixedNamePieces } from './synthetic-names';
+import { frozenNamePieces, mixedNamePieces, worldNamePieceIds } from './synthetic-names';
 import { COUNTRIES, EVENTS, NEW_CITIES, WORDS } from './world';
 import { Rng } from './rng';
 
@@ -60,6 +60,9 @@ export const TRAIN_OPTIONS: DialogueOptions = {
  * (synthetic-names.ts mixedNamePieces) and made-up events of real events' forms with made-up winners
  * (synthetic-events.ts variedEvent), because run 28 copied the frozen start of a real new name and dropped its
  * learned rest, and replaced new events by training ones; its learned ids are still the frozen plan's.
+ * `mixed-name-pieces` (run 30): `mixed-names` with the learned pieces drawn only from the world's names
+ * (synthetic-names.ts worldNamePieceIds), because run 29 copied test's names past their end: its learned pieces
+ * included the sentences' own words ("What", "Please", "City").
  * A manifest's `corpus.recipe` names the recipe; one without it (runs before 24) is `frozen`'s generator.
  */
 export const CORPUS_RECIPES = {
@@ -68,6 +71,7 @@ export const CORPUS_RECIPES = {
   'learned-hosts': { ...TRAIN_OPTIONS, weights: { date: 12, custom: 30, remember: 0 }, syntheticRate: 0 },
   'frozen-fewer-names': { ...TRAIN_OPTIONS, syntheticRate: 0.25 },
   'mixed-names': { ...TRAIN_OPTIONS, variedEvents: true },
+  'mixed-name-pieces': { ...TRAIN_OPTIONS, variedEvents: true },
 } as const satisfies Record<string, DialogueOptions>;
 export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
 
@@ -80,8 +84,8 @@ export function recipeHasFrozenRows(recipe: CorpusRecipe): boolean {
   return (CORPUS_RECIPES[recipe].syntheticRate ?? 0) > 0;
 }
 
-/** Recipes whose made-up names mix learned pieces into the frozen ones. */
-const MIXED_NAME_RECIPES: ReadonlySet<CorpusRecipe> = new Set(['mixed-names']);
+/** Recipes whose made-up names mix learned pieces into the frozen ones: any learned id's (run 29) or the world's names' (run 30). */
+const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, 'learned' | 'names'>> = { 'mixed-names': 'learned', 'mixed-name-pieces': 'names' };
 
 /**
  * The category weights the learned ids are drawn with, fixed since run 23 at runs 15–22's TRAIN_OPTIONS.weights, and
@@ -137,7 +141,9 @@ export function trainingOptions(seed: number, tokenizer: TextTokenizer = loadTok
   const options: DialogueOptions = CORPUS_RECIPES[recipe];
   if (!recipeHasFrozenRows(recipe)) return options;
   const plan = frozenPlan(seed, tokenizer);
-  return { ...options, namePieces: MIXED_NAME_RECIPES.has(recipe) ? mixedNamePieces(plan.pieces, plan.base, plan.forbidden, tokenizer) : plan.pieces };
+  const mixed = MIXED_NAME_PIECES[recipe];
+  if (!mixed) return { ...options, namePieces: plan.pieces };
+  return { ...options, namePieces: mixedNamePieces(plan.pieces, plan.base, plan.forbidden, tokenizer, mixed === 'names' ? worldNamePieceIds(tokenizer) : undefined) };
 }
 
 export interface TrainingExample {

@@ -11,8 +11,8 @@ import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { CORPUS_SEED, frozenPlan, trainingDialogues, trainingOptions, writeCorpus } from './corpus';
 import { Rng } from './rng';
 import { plainEvent, variedEvent } from './synthetic-events';
-import { mixedNamePieces, syntheticName, type NamePieces } from './synthetic-names';
-import { EVENTS } from './world';
+import { mixedNamePieces, syntheticName, worldNamePieceIds, type NamePieces } from './synthetic-names';
+import { EVENTS, NEW_CITIES } from './world';
 
 const tokenizer = loadTokenizer();
 const plan = frozenPlan(CORPUS_SEED, tokenizer);
@@ -51,6 +51,26 @@ describe('mixed made-up names (run 29)', () => {
     expect(plan.forbidden.has(bus!)).toBe(true);
     expect(mixed.accept!('Busan')).toBe(false);
     expect(mixed.accept!('Busanto')).toBe(false);
+  });
+
+  it('mixed-name-pieces (run 30): learned pieces from the world\'s names only, never the sentences\' words', () => {
+    const fromNames = trainingOptions(CORPUS_SEED, tokenizer, 'mixed-name-pieces').namePieces!.learned!;
+    const fromAll = trainingOptions(CORPUS_SEED, tokenizer, 'mixed-names').namePieces!.learned!;
+    for (const word of ['What', 'Please', 'Can', 'Ask', 'How']) {
+      expect(fromAll.starts).toContain(word);
+      expect(fromNames.starts).not.toContain(word);
+    }
+    const world = worldNamePieceIds(tokenizer);
+    for (const piece of [...fromNames.starts.map((s) => ` ${s}`), ...fromNames.continuations]) {
+      const ids = tokenizer.encode(piece);
+      expect(ids.length, piece).toBe(1);
+      expect(world.has(ids[0]!), piece).toBe(true);
+    }
+    expect(fromNames.starts).toContain('London');
+    // The new names are no source: Mombasa's learned " M" comes from other names, its "omb" from none.
+    expect(NEW_CITIES.some((c) => c.name === 'Mombasa')).toBe(true);
+    expect(fromAll.continuations).toContain('omb');
+    expect(fromNames.continuations).not.toContain('omb');
   });
 
   it('leave the frozen recipes\' draws as they were: without learned pieces, run 14\'s names for seed 1', () => {

@@ -12,7 +12,7 @@ import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { FIRST_SPECIAL_ID } from '../../src/format/special-tokens';
 import type { TextTokenizer } from '../../src/format/types';
 import type { Rng } from './rng';
-import { ALL_CITIES, ALL_COUNTRIES, EVENTS, WORDS } from './world';
+import { ALL_CITIES, ALL_COUNTRIES, CLUBS, EVENTS, FIRST_NAMES, LAST_NAMES, NEW_CITIES, TEAM_COUNTRIES, WORDS } from './world';
 
 /** Word starts (" Vel") among the first ids (the commoner merges), and lower-case continuations ("mo"). */
 const START_MAX_ID = 30_000;
@@ -58,15 +58,15 @@ export function frozenNamePieces(exclude: ReadonlySet<number>, tokenizer: TextTo
 }
 
 /**
- * `frozen`'s pools plus the pieces of the learned ids `base` (scripts/micro-llama/corpus.ts frozenPlan): every
- * id of " Name" is a frozen piece or a learned id, so the learned ids stay the plan's, and no form of a name has
- * a `forbidden` id (the new names' ids stay out of training).
+ * `frozen`'s pools plus the pieces of the learned ids `base` (scripts/micro-llama/corpus.ts frozenPlan), or only
+ * those of them in `learnedFrom` (worldNamePieceIds: run 30): every id of " Name" is a frozen piece or a learned id,
+ * so the learned ids stay the plan's, and no form of a name has a `forbidden` id (the new names' ids stay out of training).
  */
-export function mixedNamePieces(frozen: ReturnType<typeof frozenNamePieces>, base: ReadonlySet<number>, forbidden: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer()): NamePieces {
+export function mixedNamePieces(frozen: ReturnType<typeof frozenNamePieces>, base: ReadonlySet<number>, forbidden: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer(), learnedFrom?: ReadonlySet<number>): NamePieces {
   const starts: string[] = [];
   const continuations: string[] = [];
   for (const id of [...base].sort((a, b) => a - b)) {
-    if (id >= FIRST_SPECIAL_ID || forbidden.has(id)) continue;
+    if (id >= FIRST_SPECIAL_ID || forbidden.has(id) || (learnedFrom && !learnedFrom.has(id))) continue;
     const piece = tokenizer.decode([id]);
     if (/^ [A-Z][a-z]{0,9}$/.test(piece)) starts.push(piece.slice(1));
     else if (/^[a-z]{2,5}$/.test(piece)) continuations.push(piece);
@@ -75,6 +75,20 @@ export function mixedNamePieces(frozen: ReturnType<typeof frozenNamePieces>, bas
   const accept = (name: string) =>
     tokenizer.encode(` ${name}`).every((id) => frozen.ids.has(id) || base.has(id)) && [` ${name}`, name].every((form) => tokenizer.encode(form).every((id) => !forbidden.has(id)));
   return { starts: frozen.starts, continuations: frozen.continuations, accept, learned: { starts, continuations } };
+}
+
+/**
+ * The ids of the world's own names as the corpus writes them after a space (cities and countries but the new
+ * names, capitals, people, clubs and teams): learned pieces that read as a name, where the corpus's other learned
+ * ids include its sentences' words ("What", "Please", "City"), which run 29's mixed names ran into (train/README.md, entry 29).
+ */
+export function worldNamePieceIds(tokenizer: TextTokenizer = loadTokenizer()): Set<number> {
+  const isNew = new Set(NEW_CITIES.flatMap((c) => [c.name, c.country]));
+  const names = [
+    ...ALL_CITIES.flatMap((c) => [c.name, c.country]), ...ALL_COUNTRIES.flatMap((c) => [c.name, c.capital]),
+    ...FIRST_NAMES, ...LAST_NAMES, ...CLUBS, ...TEAM_COUNTRIES,
+  ].filter((n) => !isNew.has(n));
+  return new Set(names.flatMap((n) => tokenizer.encode(` ${n}`)));
 }
 
 /** The piece pools of the Llama 3.1 tokenizer (computed once per process). */
