@@ -37,7 +37,7 @@ describe('mixed made-up names (run 29)', () => {
         if (learned[0]) learnedFirst++;
         else frozenFirst++;
       }
-      if (/^[A-Z][a-z]/.test(name) && tokenizer.decode([ids[0]!]).length === 2) oneLetter++;
+      if (tokenizer.decode([ids[0]!]).length === 2) oneLetter++; // " M": a space and one capital
     }
     expect(mixedNames).toBeGreaterThan(0.3 * names.length);
     expect(learnedFirst).toBeGreaterThan(20);
