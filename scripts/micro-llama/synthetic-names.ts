@@ -72,8 +72,11 @@ export function mixedNamePieces(frozen: ReturnType<typeof frozenNamePieces>, bas
     else if (/^[a-z]{2,5}$/.test(piece)) continuations.push(piece);
   }
   if (starts.length === 0 || continuations.length === 0) throw new Error('mixed names: the learned ids hold no name pieces');
-  const accept = (name: string) =>
-    tokenizer.encode(` ${name}`).every((id) => frozen.ids.has(id) || base.has(id)) && [` ${name}`, name].every((form) => tokenizer.encode(form).every((id) => !forbidden.has(id)));
+  // Each form encoded once: accept runs for every drawn name and event of a corpus.
+  const accept = (name: string) => {
+    const spaced = tokenizer.encode(` ${name}`);
+    return spaced.every((id) => (frozen.ids.has(id) || base.has(id)) && !forbidden.has(id)) && tokenizer.encode(name).every((id) => !forbidden.has(id));
+  };
   return { starts: frozen.starts, continuations: frozen.continuations, accept, learned: { starts, continuations } };
 }
 
