@@ -3,11 +3,11 @@
  * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
  * tokens only (bodies and their eom/eot terminators).
  *
- *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|mixed-name-pieces|learned|learned-hosts]
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|mixed-name-pieces|mixed-names-no-sentence-words|learned|learned-hosts]
  *
  * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
  * index the ids that are targets), DIR/corpus.json (settings and counts, the recipe among them) and, for the
- * recipes with made-up names (`frozen`, `frozen-fewer-names`, `mixed-names`, `mixed-name-pieces`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
+ * recipes with made-up names (`frozen`, `frozen-fewer-names`, `mixed-names`, `mixed-name-pieces`, `mixed-names-no-sentence-words`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
  * id is a learned row and nothing else has one).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { END_HEADER, EOM, EOT, FIRST_SPECIAL_ID, START_HEADER } from '../../src/
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../../src/format/types';
 import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, rememberTexts, type Category, type Dialogue, type DialogueOptions } from './dialogues';
-import { frozenNamePieces, mixedNamePieces, worldNamePieceIds } from './synthetic-names';
+import { frozenNamePieces, mixedNamePieces, withoutSentenceWords, worldNamePieceIds } from './synthetic-names';
 import { COUNTRIES, EVENTS, NEW_CITIES, WORDS } from './world';
 import { Rng } from './rng';
 
@@ -63,6 +63,9 @@ export const TRAIN_OPTIONS: DialogueOptions = {
  * `mixed-name-pieces` (run 30): `mixed-names` with the learned pieces drawn only from the world's names
  * (synthetic-names.ts worldNamePieceIds), because run 29 copied test's names past their end: its learned pieces
  * included the sentences' own words ("What", "Please", "City").
+ * `mixed-names-no-sentence-words` (run 31): `mixed-names` with every learned piece but the first pieces of the
+ * sentences' own words (synthetic-names.ts SENTENCE_WORDS), because run 30's pool of the world's names only took
+ * away the learned pieces new names are made of (new names 77.5% → 58.7%).
  * A manifest's `corpus.recipe` names the recipe; one without it (runs before 24) is `frozen`'s generator.
  */
 export const CORPUS_RECIPES = {
@@ -72,6 +75,7 @@ export const CORPUS_RECIPES = {
   'frozen-fewer-names': { ...TRAIN_OPTIONS, syntheticRate: 0.25 },
   'mixed-names': { ...TRAIN_OPTIONS, variedEvents: true },
   'mixed-name-pieces': { ...TRAIN_OPTIONS, variedEvents: true },
+  'mixed-names-no-sentence-words': { ...TRAIN_OPTIONS, variedEvents: true },
 } as const satisfies Record<string, DialogueOptions>;
 export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
 
@@ -84,8 +88,10 @@ export function recipeHasFrozenRows(recipe: CorpusRecipe): boolean {
   return (CORPUS_RECIPES[recipe].syntheticRate ?? 0) > 0;
 }
 
-/** Recipes whose made-up names mix learned pieces into the frozen ones: any learned id's (run 29) or the world's names' (run 30). */
-const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, 'learned' | 'names'>> = { 'mixed-names': 'learned', 'mixed-name-pieces': 'names' };
+/** Recipes whose made-up names mix learned pieces into the frozen ones: any learned id's (run 29), the world's names' (run 30), or any but the sentence words' (run 31). */
+const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, 'learned' | 'names' | 'not-sentence-words'>> = {
+  'mixed-names': 'learned', 'mixed-name-pieces': 'names', 'mixed-names-no-sentence-words': 'not-sentence-words',
+};
 
 /**
  * The category weights the learned ids are drawn with, fixed since run 23 at runs 15–22's TRAIN_OPTIONS.weights, and
@@ -143,7 +149,8 @@ export function trainingOptions(seed: number, tokenizer: TextTokenizer = loadTok
   const plan = frozenPlan(seed, tokenizer);
   const mixed = MIXED_NAME_PIECES[recipe];
   if (!mixed) return { ...options, namePieces: plan.pieces };
-  return { ...options, namePieces: mixedNamePieces(plan.pieces, plan.base, plan.forbidden, tokenizer, mixed === 'names' ? worldNamePieceIds(tokenizer) : undefined) };
+  const learnedFrom = mixed === 'names' ? worldNamePieceIds(tokenizer) : mixed === 'not-sentence-words' ? withoutSentenceWords(plan.base, tokenizer) : undefined;
+  return { ...options, namePieces: mixedNamePieces(plan.pieces, plan.base, plan.forbidden, tokenizer, learnedFrom) };
 }
 
 export interface TrainingExample {

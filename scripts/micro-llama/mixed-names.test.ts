@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIRST_SPECIAL_ID } from '../../src/format/special-tokens';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
-import { CORPUS_SEED, frozenPlan, trainingDialogues, trainingOptions, writeCorpus } from './corpus';
+import { CORPUS_SEED, frozenPlan, trainingDialogues, trainingExample, trainingOptions, writeCorpus } from './corpus';
 import { Rng } from './rng';
 import { plainEvent, variedEvent } from './synthetic-events';
-import { mixedNamePieces, syntheticName, worldNamePieceIds, type NamePieces } from './synthetic-names';
+import { mixedNamePieces, SENTENCE_WORDS, syntheticName, worldNamePieceIds, type NamePieces } from './synthetic-names';
 import { EVENTS, NEW_CITIES } from './world';
 
 const tokenizer = loadTokenizer();
@@ -71,6 +71,23 @@ describe('mixed made-up names (run 29)', () => {
     expect(NEW_CITIES.some((c) => c.name === 'Mombasa')).toBe(true);
     expect(fromAll.continuations).toContain('omb');
     expect(fromNames.continuations).not.toContain('omb');
+  });
+
+  it('mixed-names-no-sentence-words (run 31): every learned piece but the sentence words\' first pieces', () => {
+    const fromAll = trainingOptions(CORPUS_SEED, tokenizer, 'mixed-names').namePieces!.learned!;
+    const pool = trainingOptions(CORPUS_SEED, tokenizer, 'mixed-names-no-sentence-words').namePieces!.learned!;
+    // Every listed word is written by the corpus (the list cannot rot into words it no longer has).
+    const text = trainingDialogues(CORPUS_SEED, 400, tokenizer, 'mixed-names').map((d) => tokenizer.decode(trainingExample(d, tokenizer).ids)).join('\n');
+    for (const word of SENTENCE_WORDS) expect(text.includes(word), word).toBe(true);
+    const dropped = fromAll.starts.filter((s) => !pool.starts.includes(s));
+    for (const word of ['What', 'Please', 'Can', 'Ask', 'How', 'Hum', 'Wol']) expect(dropped).toContain(word);
+    // Only sentence words' first pieces leave; the names' and the events' starts (months, teams, " M") stay, and every continuation.
+    const sentenceStarts = new Set(SENTENCE_WORDS.map((w) => tokenizer.decode([tokenizer.encode(` ${w}`)[0]!]).slice(1)));
+    for (const start of dropped) expect(sentenceStarts.has(start), start).toBe(true);
+    for (const kept of ['London', 'Cup', 'March', 'M', 'Japan']) expect(pool.starts).toContain(kept);
+    expect(pool.continuations).toEqual(fromAll.continuations);
+    expect(pool.continuations).toContain('omb');
+    expect(dropped.length).toBeLessThan(40);
   });
 
   it('leave the frozen recipes\' draws as they were: without learned pieces, run 14\'s names for seed 1', () => {

@@ -59,7 +59,7 @@ export function frozenNamePieces(exclude: ReadonlySet<number>, tokenizer: TextTo
 
 /**
  * `frozen`'s pools plus the pieces of the learned ids `base` (scripts/micro-llama/corpus.ts frozenPlan), or only
- * those of them in `learnedFrom` (worldNamePieceIds: run 30): every id of " Name" is a frozen piece or a learned id,
+ * those of them in `learnedFrom` (worldNamePieceIds: run 30; withoutSentenceWords: run 31): every id of " Name" is a frozen piece or a learned id,
  * so the learned ids stay the plan's, and no form of a name has a `forbidden` id (the new names' ids stay out of training).
  */
 export function mixedNamePieces(frozen: ReturnType<typeof frozenNamePieces>, base: ReadonlySet<number>, forbidden: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer(), learnedFrom?: ReadonlySet<number>): NamePieces {
@@ -92,6 +92,26 @@ export function worldNamePieceIds(tokenizer: TextTokenizer = loadTokenizer()): S
     ...FIRST_NAMES, ...LAST_NAMES, ...CLUBS, ...TEAM_COUNTRIES,
   ].filter((n) => !isNew.has(n));
   return new Set(names.flatMap((n) => tokenizer.encode(` ${n}`)));
+}
+
+/**
+ * The capitalised words the corpus's own sentences write (dialogues.ts, world.ts and tool-results.ts templates: questions,
+ * answers, tool results and system text), none of them a name: a short list read from the templates, not from
+ * transcripts. Run 29's mixed names drew learned starts among them and test's names ran on past their end (entry 29).
+ */
+export const SENTENCE_WORDS = [
+  'I', 'How', 'What', 'Who', 'Where', 'Which', 'Can', 'Please', 'Let', 'Have', 'Ask', 'Feel', 'Answer', 'Today', 'Date',
+  'File', 'Failed', 'Search', 'Python', 'Wind', 'Humidity', 'Wolfram', 'Alpha', 'Wikipedia', 'Knowledge', 'Brave',
+] as const;
+
+/**
+ * The learned ids `base` but the first piece of each sentence word after a space (" What", " Hum" of " Humidity"):
+ * run 31's pool between run 29's (every learned id) and run 30's (the world's names' ids only), which lost the
+ * learned pieces new names are made of.
+ */
+export function withoutSentenceWords(base: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer()): Set<number> {
+  const sentenceStarts = new Set(SENTENCE_WORDS.map((w) => tokenizer.encode(` ${w}`)[0]!));
+  return new Set([...base].filter((id) => !sentenceStarts.has(id)));
 }
 
 /** The piece pools of the Llama 3.1 tokenizer (computed once per process). */
