@@ -65,7 +65,8 @@ export const TRAIN_OPTIONS: DialogueOptions = {
  * included the sentences' own words ("What", "Please", "City").
  * `mixed-names-no-sentence-words` (run 31): `mixed-names` with every learned piece but the first pieces of the
  * sentences' own words (synthetic-names.ts SENTENCE_WORDS), because run 30's pool of the world's names only took
- * away the learned pieces new names are made of (new names 77.5% → 58.7%).
+ * away the learned pieces new names are made of (new names 77.5% → 58.7%); run 31 left test at run 29's 80.5%, so
+ * the sentence words were not what run 29's test misses came from (train/README.md, entry 31).
  * A manifest's `corpus.recipe` names the recipe; one without it (runs before 24) is `frozen`'s generator.
  */
 export const CORPUS_RECIPES = {
