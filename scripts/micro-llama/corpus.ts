@@ -89,9 +89,14 @@ export function recipeHasFrozenRows(recipe: CorpusRecipe): boolean {
   return (CORPUS_RECIPES[recipe].syntheticRate ?? 0) > 0;
 }
 
-/** Recipes whose made-up names mix learned pieces into the frozen ones: any learned id's (run 29), the world's names' (run 30), or any but the sentence words' (run 31). */
-const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, 'learned' | 'names' | 'not-sentence-words'>> = {
-  'mixed-names': 'learned', 'mixed-name-pieces': 'names', 'mixed-names-no-sentence-words': 'not-sentence-words',
+/**
+ * Recipes whose made-up names mix learned pieces into the frozen ones, each with the ids its learned pieces may come
+ * from (undefined: any learned id, run 29; the world's names', run 30; any but the sentence words', run 31).
+ */
+const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, (plan: FrozenPlan, tokenizer: TextTokenizer) => ReadonlySet<number> | undefined>> = {
+  'mixed-names': () => undefined,
+  'mixed-name-pieces': (_plan, tokenizer) => worldNamePieceIds(tokenizer),
+  'mixed-names-no-sentence-words': (plan, tokenizer) => withoutSentenceWords(plan.base, tokenizer),
 };
 
 /**
@@ -148,10 +153,9 @@ export function trainingOptions(seed: number, tokenizer: TextTokenizer = loadTok
   const options: DialogueOptions = CORPUS_RECIPES[recipe];
   if (!recipeHasFrozenRows(recipe)) return options;
   const plan = frozenPlan(seed, tokenizer);
-  const mixed = MIXED_NAME_PIECES[recipe];
-  if (!mixed) return { ...options, namePieces: plan.pieces };
-  const learnedFrom = mixed === 'names' ? worldNamePieceIds(tokenizer) : mixed === 'not-sentence-words' ? withoutSentenceWords(plan.base, tokenizer) : undefined;
-  return { ...options, namePieces: mixedNamePieces(plan.pieces, plan.base, plan.forbidden, tokenizer, learnedFrom) };
+  const learnedFrom = MIXED_NAME_PIECES[recipe];
+  if (!learnedFrom) return { ...options, namePieces: plan.pieces };
+  return { ...options, namePieces: mixedNamePieces(plan.pieces, plan.base, plan.forbidden, tokenizer, learnedFrom(plan, tokenizer)) };
 }
 
 export interface TrainingExample {

@@ -111,8 +111,13 @@ export const SENTENCE_WORDS = [
  * 441 of run 29's 466 starts.
  */
 export function withoutSentenceWords(base: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer()): Set<number> {
-  const sentenceStarts = new Set(SENTENCE_WORDS.map((w) => tokenizer.encode(` ${w}`)[0]!));
-  return new Set([...base].filter((id) => !sentenceStarts.has(id)));
+  const starts = sentenceWordStartIds(tokenizer);
+  return new Set([...base].filter((id) => !starts.has(id)));
+}
+
+/** The first id of each sentence word written after a space (" What"; " Hum" of " Humidity"). */
+export function sentenceWordStartIds(tokenizer: TextTokenizer = loadTokenizer()): Set<number> {
+  return new Set(SENTENCE_WORDS.map((w) => tokenizer.encode(` ${w}`)[0]!));
 }
 
 /** The piece pools of the Llama 3.1 tokenizer (computed once per process). */
