@@ -57,6 +57,18 @@ export const MICRO_E2E_CASES: readonly MicroE2eCase[] = [
     answerContains: ['18°C', 'light rain'],
   },
   {
+    // Hamburg occurs nowhere in training (world.ts NEW_CITY_NAMES): its ids were never read or written, so the
+    // call and the answer pass only if the model copies an unseen name (run 33 onward; 0% for run 26).
+    name: 'weather in a city never seen in training (brave_search)',
+    question: 'What is the weather in Hamburg today?',
+    call: search('weather in Hamburg'),
+    result: {
+      query: 'weather in Hamburg',
+      results: [{ title: 'Hamburg weather today', url: 'https://weather.com/weather/today/l/hamburg', description: 'Currently 12°C and cloudy in Hamburg. Humidity 70%, wind 20 km/h.' }],
+    },
+    answerContains: ['Hamburg', '12°C', 'cloudy'],
+  },
+  {
     name: 'capital (brave_search)',
     question: 'What is the capital of Japan?',
     call: search('capital of Japan'),
