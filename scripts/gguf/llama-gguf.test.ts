@@ -116,10 +116,11 @@ describe('the GGUF files setup writes', () => {
 
   it('hold the same weights as the ONNX model, Q and K permuted, the tied head left out', async () => {
     const { weights, manifest } = await readMicroArtifact();
-    const hidden = manifest.config.hidden_size;
+    const { hidden_size: hidden, num_attention_heads: heads, num_key_value_heads: kvHeads } = manifest.config;
     expect(firstDifference(tensorValues(file, parsed, 'token_embd.weight'), weights['model.embed_tokens.weight'])).toBe(-1);
-    expect(firstDifference(tensorValues(file, parsed, 'blk.2.attn_q.weight'), permuteRotaryRows(weights['model.layers.2.self_attn.q_proj.weight']!, 4, hidden))).toBe(-1);
-    expect(firstDifference(tensorValues(file, parsed, 'blk.2.attn_k.weight'), permuteRotaryRows(weights['model.layers.2.self_attn.k_proj.weight']!, 2, hidden))).toBe(-1);
+    // The permutation is per head, so it uses the artifact's own head counts (run 26: 4/2; run 33: 6/3).
+    expect(firstDifference(tensorValues(file, parsed, 'blk.2.attn_q.weight'), permuteRotaryRows(weights['model.layers.2.self_attn.q_proj.weight']!, heads, hidden))).toBe(-1);
+    expect(firstDifference(tensorValues(file, parsed, 'blk.2.attn_k.weight'), permuteRotaryRows(weights['model.layers.2.self_attn.k_proj.weight']!, kvHeads, hidden))).toBe(-1);
     expect(firstDifference(tensorValues(file, parsed, 'blk.2.attn_v.weight'), weights['model.layers.2.self_attn.v_proj.weight'])).toBe(-1);
     expect(firstDifference(tensorValues(file, parsed, 'blk.3.ffn_down.weight'), weights['model.layers.3.mlp.down_proj.weight'])).toBe(-1);
     expect(firstDifference(tensorValues(file, parsed, 'output_norm.weight'), weights['model.norm.weight'])).toBe(-1);
