@@ -65,7 +65,8 @@ const cases: Record<string, Case> = {
     ids: [128000, 128006, 882, 128007, 271, 9906, 1917, 0, 128009, 77777, 128255, 13],
     split: 7,
   },
-  // The micro model's shape (4 layers, hidden 128, 4q/2kv, SwiGLU 384, no RoPE scaling), small vocab.
+  // Run 26's micro model shape (4 layers, hidden 128, 4q/2kv, SwiGLU 384, no RoPE scaling), small vocab. The committed
+  // micro model (run 33: hidden 192, 6q/3kv, SwiGLU 576) is built by setup and checked against llama.cpp end to end.
   'micro-shape': { config: micro, weights: () => randomWeights(micro, 3), ids: [1, 500, 7, 7, 300, 2, 511, 64, 128, 9, 10, 400], split: 5 },
   // Plain multi-head attention (no kv repeat) with an untied LM head.
   'mha-untied': {
