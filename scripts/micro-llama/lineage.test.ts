@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // models/micro-llama/train/reproduce.py replays the committed artifact's lineage from runs/runN.json. These
 // tests read the records themselves, not through the script, and hold its commands to them.
@@ -49,9 +49,14 @@ function commands() {
 describe('the committed artifact reproduces in one command (reproduce.py)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'lineage-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  // One --print serves both tests that read the commands.
+  let cmds: ReturnType<typeof commands>;
+  beforeAll(() => {
+    cmds = commands();
+  });
 
   it('replays runs whose records chain by weights from a run trained from scratch to the committed artifact', () => {
-    const chain = commands().map((c) => record(c.run));
+    const chain = cmds.map((c) => record(c.run));
     expect(chain.length).toBeGreaterThan(1);
     expect(chain[0]!.training.args.init_from).toBeNull();
     for (let k = 1; k < chain.length; k++) expect(chain[k]!.training.init_from?.weights_sha256, `run ${chain[k]!.run}`).toBe(chain[k - 1]!.weightsSha256);
@@ -59,7 +64,6 @@ describe('the committed artifact reproduces in one command (reproduce.py)', () =
   });
 
   it("each command passes exactly its record's arguments, each a flag train.py defines, with its recipe and threads", () => {
-    const cmds = commands();
     cmds.forEach(({ run, env, flags }, k) => {
       const rec = record(run);
       expect(env.CORPUS_RECIPE).toBe(rec.corpus.recipe);
