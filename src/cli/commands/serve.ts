@@ -2,18 +2,20 @@ import { isIP } from 'node:net';
 import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { createApiServer } from '../../server/api/api-server';
 import { LOOPBACK_HOSTS } from '../../server/api/request-guards';
+import { isLoopback } from '../../server/local-gate';
 import { createNodeEngine } from '../../../worker/create-node-engine';
 import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
 import { resolveModelId } from '../model-id';
 
-const LOOPBACK = new Set(LOOPBACK_HOSTS);
-
 /**
- * `serve [--port N] [--host H] [--model ID|micro] [--api-key KEY]`: the OpenAI-compatible server on
- * the in-process engine (default the micro model, on 127.0.0.1:8080; `--port 0` picks a free port).
- * Binding elsewhere than loopback takes an explicit --host. The bearer key comes from --api-key or
- * LLAMA_API_KEY (the environment keeps it out of the process list). Prints one line with the URL.
+ * `serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY]`: the
+ * OpenAI-compatible server on the in-process engine (default the micro model, on 127.0.0.1:8080;
+ * `--port 0` picks a free port). Binding elsewhere than loopback takes an explicit --host. On every
+ * bind the Host header must name loopback (127.0.0.1, ::1, localhost), the bound host itself, or an
+ * --allowed-host (DNS rebinding is refused). The bearer key comes from --api-key or LLAMA_API_KEY
+ * (the environment keeps it out of the process list); serving beyond loopback (127.0.0.0/8, ::1,
+ * localhost) without one is warned about. Prints one line with the URL.
  */
 export async function serve(args: string[]): Promise<void> {
   const { values, positionals } = parseCliArgs(args, {
@@ -21,6 +23,7 @@ export async function serve(args: string[]): Promise<void> {
     host: { type: 'string', default: '127.0.0.1' },
     model: { type: 'string', default: 'micro' },
     'api-key': { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true, default: [] },
   });
   if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"`);
   const port = Number(values.port);
@@ -32,8 +35,12 @@ export async function serve(args: string[]): Promise<void> {
 
   const engine = createNodeEngine();
   await engine.load(modelId);
-  const loopback = LOOPBACK.has(host);
-  const server = createApiServer({ engine, tokenizer: loadTokenizer(), allowedHosts: loopback ? LOOPBACK_HOSTS : null, ...(apiKey ? { apiKey } : {}) });
+  const loopback = host === 'localhost' || isLoopback(host);
+  const listed = (values['allowed-host'] ?? []).map(hostName);
+  const bad = listed.find((h) => !/^[a-z0-9.-]+$|^[0-9a-f:.]+$/.test(h));
+  if (bad !== undefined) throw new CliError(`--allowed-host: expected a host name or IP address without a port, got "${bad}"`);
+  const allowedHosts = [...new Set([...LOOPBACK_HOSTS, hostName(host), ...listed])];
+  const server = createApiServer({ engine, tokenizer: loadTokenizer(), allowedHosts, ...(apiKey ? { apiKey } : {}) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => reject(new CliError(`cannot listen on ${host}:${port} (${e.code ?? e.message})`)));
     server.listen(port, host, resolve);
@@ -51,4 +58,9 @@ export async function serve(args: string[]): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** A host as the Host check compares it: lowercase, an IPv6 address without brackets. */
+function hostName(host: string): string {
+  return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
 }

@@ -3,8 +3,8 @@
  * (JSON, or server-sent events with `"stream": true`) over the same surfaces the page uses
  * (src/api/openai/), on one in-process engine.
  *
- * Invariants: nothing is read before the guards pass (request-guards.ts: JSON only, loopback names on
- * a loopback bind; then the key); every failure is OpenAI's error shape with its status (bad JSON and
+ * Invariants: nothing is read before the guards pass (request-guards.ts: an allowed Host, JSON
+ * only; then the key); every failure is OpenAI's error shape with its status (bad JSON and
  * bad fields 400, a wrong key 401, a foreign Host 403, an unknown model or route 404, a body that is
  * not JSON 415, a prompt that does not fit 400
  * `context_length_exceeded`); a client that disconnects aborts its generation, so the engine is free
@@ -27,8 +27,8 @@ export interface ApiServerOptions extends SurfaceOptions {
   engine: ApiEngine;
   /** Every request must carry `Authorization: Bearer <apiKey>` (default: no key asked). */
   apiKey?: string;
-  /** Host names requests may be addressed to (default: loopback's); null accepts any (a non-loopback bind). */
-  allowedHosts?: readonly string[] | null;
+  /** Host names (and IP literals) requests may be addressed to, lowercase (default: loopback's). */
+  allowedHosts?: readonly string[];
   memory?: TranscriptMemory;
   onTurn?: (turn: ChatTurnResult) => void;
 }

@@ -3,9 +3,9 @@
  * server through the browser:
  * - a POST body is `application/json`: a cross-site page can send `text/plain` or a form without a
  *   CORS preflight, but not JSON (the preflight gets no CORS answer here, so the browser stops);
- * - on a loopback bind, the Host header names loopback: a DNS-rebinding page reaches 127.0.0.1 under
- *   its own name, and is refused (403). A server bound elsewhere cannot know its names: it relies on
- *   its key.
+ * - the Host header names one of the server's allowed hosts, on every bind (loopback's names, the bound
+ *   address, the names the deployer lists): a DNS-rebinding page reaches the server under its own
+ *   name, and is refused (403).
  */
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../api/api-error';
@@ -20,9 +20,8 @@ export function checkContentType(req: IncomingMessage): void {
   }
 }
 
-/** `allowed` null: any Host (a non-loopback bind). */
-export function checkHost(req: IncomingMessage, allowed: readonly string[] | null): void {
-  if (allowed === null) return;
+/** `allowed`: lowercase host names or IP literals, IPv6 without brackets. */
+export function checkHost(req: IncomingMessage, allowed: readonly string[]): void {
   const host = hostName(req.headers.host ?? '');
   if (!allowed.includes(host)) throw new ApiError(403, 'invalid_request_error', 'host_not_allowed', `requests must be addressed to ${allowed.join(', ')} (got Host ${JSON.stringify(req.headers.host ?? '')})`);
 }

@@ -2,49 +2,30 @@
  * `npm run serve` as people run it (a child process, the micro model, unforced and greedy) driven by
  * the official `openai` client, unmodified: a plain and a streamed completion, the micro model's own
  * code call answered with `role: "tool"`, the bearer key from LLAMA_API_KEY, and the failure statuses.
+ * And the Host allow-list on a bind that is not 127.0.0.1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT } from '../../../scripts/micro-llama/world';
+import { startNpmScript, type NpmScript } from '../../../tests/support/npm-script';
+import { rawRequest } from '../../../tests/support/raw-http';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const MICRO = 'micro-llama';
 const BUILTINS = { builtin_tools: ['brave_search', 'wolfram_alpha', 'code_interpreter'] };
-let server: ChildProcess;
+let server: NpmScript;
 let baseURL: string;
 let client: OpenAI;
 
-/** Starts `npm run serve` in its own process group; resolves with the URL it prints. */
-function startServe(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn('npm', ['run', '-s', 'serve', '--', ...args], { cwd: ROOT, detached: true, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /serving \S+ at (http:\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`npm run serve exited (${code}): ${err}`)));
-  });
-}
-
-function stopServe(child: ChildProcess | undefined): void {
-  if (child?.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-}
+const startServe = (args: string[], env: Record<string, string> = {}) => startNpmScript('serve', args, /serving \S+ at (http:\S+)/, env);
 
 const KEY = 'sesame';
 beforeAll(async () => {
-  const started = await startServe(['--port', '0'], { LLAMA_API_KEY: KEY });
-  server = started.child;
-  baseURL = started.url;
+  server = await startServe(['--port', '0'], { LLAMA_API_KEY: KEY });
+  baseURL = server.url;
   client = new OpenAI({ baseURL, apiKey: KEY, maxRetries: 0 });
 }, 120_000);
-afterAll(() => stopServe(server));
+afterAll(() => server?.stop());
 
 const withBuiltins = (body: ChatCompletionCreateParamsNonStreaming) => ({ ...body, ...BUILTINS }) as ChatCompletionCreateParamsNonStreaming;
 
@@ -104,4 +85,36 @@ describe('npm run serve with the openai client', () => {
     await expect(client.chat.completions.create({ model: MICRO, messages: [{ role: 'user', content: 'x' }], top_logprobs: 2 })).rejects.toMatchObject({ status: 400, param: 'top_logprobs' });
     await expect(client.chat.completions.create({ model: MICRO, messages: [{ role: 'user', content: 'word '.repeat(2000) }] })).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded' });
   });
+});
+
+describe('the Host allow-list on a bind that is not 127.0.0.1', () => {
+  const started: NpmScript[] = [];
+  afterAll(() => started.forEach((s) => s.stop()));
+  const statusFor = (server: NpmScript) => {
+    const { hostname, port } = new URL(server.url);
+    return async (host: string) => (await rawRequest({ host: hostname, port: Number(port), target: '/v1/models', headers: { Host: host } })).status;
+  };
+
+  it('--host 127.0.0.2 (a loopback alias): another name (DNS rebinding) is a 403, the bound address and loopback pass', async () => {
+    const alias = await startServe(['--port', '0', '--host', '127.0.0.2']);
+    started.push(alias);
+    const port = new URL(alias.url).port;
+    expect(alias.url).toBe(`http://127.0.0.2:${port}/v1`);
+    const status = statusFor(alias);
+    expect(await status('evil.example')).toBe(403);
+    expect(await status(`evil.example:${port}`)).toBe(403);
+    expect(await status(`127.0.0.2:${port}`)).toBe(200);
+    expect(await status(`localhost:${port}`)).toBe(200);
+  }, 120_000);
+
+  it('--allowed-host adds a name (any case, repeatable); other names stay refused', async () => {
+    const named = await startServe(['--port', '0', '--host', '127.0.0.3', '--allowed-host', 'llama.internal', '--allowed-host', 'gpu.example']);
+    started.push(named);
+    const port = new URL(named.url).port;
+    const status = statusFor(named);
+    expect(await status(`LLAMA.internal:${port}`)).toBe(200);
+    expect(await status('gpu.example')).toBe(200);
+    expect(await status(`127.0.0.3:${port}`)).toBe(200);
+    expect(await status(`evil.example:${port}`)).toBe(403);
+  }, 120_000);
 });
