@@ -18,6 +18,7 @@ import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { defineCustomTool } from '../../tools/custom-tool';
 import { createNodeEngine } from '../../../worker/create-node-engine';
 import type { Engine } from '../../../worker/engine';
+import { rawRequest } from '../../../tests/support/raw-http';
 import { recordingEngine, type RecordingEngine } from '../../../tests/support/recording-engine';
 import { createApiServer } from './api-server';
 
@@ -172,6 +173,16 @@ describe('failures', () => {
     expect(await status(`attacker.example:${port}`)).toBe(403);
     expect(await status(`localhost:${port}`)).toBe(200);
     expect(await status(`[::1]:${port}`)).toBe(200);
+  });
+
+  it('a malformed request target is a 400 before the Host check, and the server goes on serving', async () => {
+    const { hostname, port } = new URL(base);
+    for (const target of ['//[', '//%', 'http://[', '//:99999', '/v1/models/%E0%A4%A']) {
+      const r = await rawRequest({ host: hostname, port: Number(port), target, headers: { Host: 'attacker.example' } });
+      expect(r.status, target).toBe(400);
+      expect(JSON.parse(r.body), target).toMatchObject({ error: { type: 'invalid_request_error', code: 'malformed_request_target' } });
+    }
+    expect((await fetch(`${base}/models`)).status).toBe(200);
   });
 
   it('an unknown route is a 404, a wrong method a 405', async () => {

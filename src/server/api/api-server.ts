@@ -3,8 +3,9 @@
  * (JSON, or server-sent events with `"stream": true`) over the same surfaces the page uses
  * (src/api/openai/), on one in-process engine.
  *
- * Invariants: nothing is read before the guards pass (request-guards.ts: an allowed Host, JSON
- * only; then the key); every failure is OpenAI's error shape with its status (bad JSON and
+ * Invariants: a malformed request target is a 400 before anything else (malformed-target.ts);
+ * nothing is read before the guards pass (request-guards.ts: an allowed Host, JSON only; then the
+ * key); every failure is OpenAI's error shape with its status (bad JSON and
  * bad fields 400, a wrong key 401, a foreign Host 403, an unknown model or route 404, a body that is
  * not JSON 415, a prompt that does not fit 400
  * `context_length_exceeded`); a client that disconnects aborts its generation, so the engine is free
@@ -18,6 +19,7 @@ import { createChatCompletions } from '../../api/openai/create-chat-completions'
 import { createTextCompletions } from '../../api/openai/text-completions';
 import type { TranscriptMemory } from '../../api/transcript-memory';
 import { isAbortError } from '../../engine/errors';
+import { malformedTargetReason } from '../malformed-target';
 import { checkBearer } from './bearer-auth';
 import { readJsonBody } from './read-json-body';
 import { checkContentType, checkHost, LOOPBACK_HOSTS } from './request-guards';
@@ -65,8 +67,13 @@ export function createApiServer(options: ApiServerOptions): Server {
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    const path = new URL(req.url ?? '/', 'http://server').pathname.replace(/\/+$/, '');
     const run = async () => {
+      const malformed = malformedTargetReason(req.method, req.url);
+      if (malformed !== null) {
+        res.setHeader('connection', 'close');
+        throw new ApiError(400, 'invalid_request_error', 'malformed_request_target', malformed);
+      }
+      const path = new URL(req.url ?? '/', 'http://server').pathname.replace(/\/+$/, '');
       checkHost(req, allowedHosts);
       checkBearer(req, apiKey);
       checkContentType(req);
