@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import { modelsInPreviewPlugin, ortWasmFallbackNotBundled, pyodideCorsPlugin } from './src/server/static-assets.js';
 import { crossOriginIsolationPlugin } from './src/server/cross-origin-isolation.js';
 import { engineProxy } from './src/server/engine-proxy.js';
+import { malformedTargetGuard } from './src/server/malformed-target-guard.js';
 import { toolProxy } from './src/server/tool-proxy.js';
 
 /**
@@ -18,5 +19,5 @@ export default defineConfig({
   // Optimize Dep" on a cold cache (a chat-page test lost its highlighting that way).
   optimizeDeps: { include: ['highlight.js/lib/common', 'eventsource-parser'] },
   build: { outDir: 'dist/page', chunkSizeWarningLimit: 8000 },
-  plugins: [crossOriginIsolationPlugin(), toolProxy(), engineProxy(), pyodideCorsPlugin(), modelsInPreviewPlugin(import.meta.dirname)],
+  plugins: [malformedTargetGuard(), crossOriginIsolationPlugin(), toolProxy(), engineProxy(), pyodideCorsPlugin(), modelsInPreviewPlugin(import.meta.dirname)],
 });

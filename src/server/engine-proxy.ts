@@ -53,7 +53,7 @@ const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'n
 export function engineProxyMiddleware(options: EngineProxyOptions = {}): Middleware {
   const prefix = options.prefix ?? ENGINE_PROXY_PREFIX;
   return (req, res, next) => {
-    const target = readRequestTarget(req.url ?? '/', prefix);
+    const target = readRequestTarget(req.url ?? '/', prefix, req.method);
     if (target.kind === 'elsewhere') return next();
     const env = options.env ?? process.env;
     const key = env[ENGINE_KEY_VAR]?.trim() ?? '';

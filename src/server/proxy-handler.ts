@@ -128,7 +128,7 @@ export async function handleToolProxyRequest(
   request: ToolProxyRequest,
   options: ToolProxyOptions = {},
 ): Promise<ToolProxyResponse | undefined> {
-  const target = readRequestTarget(request.url, options.prefix ?? DEFAULT_PREFIX);
+  const target = readRequestTarget(request.url, options.prefix ?? DEFAULT_PREFIX, request.method);
   if (target.kind === 'elsewhere') return undefined;
   return answerTarget(target, request, options);
 }

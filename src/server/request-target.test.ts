@@ -35,4 +35,12 @@ describe('readRequestTarget', () => {
       if (t.kind === 'refused') expect(t.reason).toMatch(/absolute-form|written plainly/);
     });
   }
+
+  it('a malformed target is refused whatever its path: whether it is the proxy\'s cannot be told', () => {
+    for (const raw of ['//[', '//api/tools/brave_search', 'http://[', '/index.html%E0%A4%A', '/api/tools/brave_search?q=%E0%A4%A', '*']) {
+      const t = readRequestTarget(raw, P, 'GET');
+      expect(t, raw).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/request (target|path)/) });
+    }
+    expect(readRequestTarget('*', P, 'OPTIONS').kind).toBe('elsewhere');
+  });
 });

@@ -11,7 +11,10 @@
  *   `GET http://host/api/…`) is `refused`, so no two spellings can disagree about what was asked.
  * - The query is read from the target as sent (form decoding), so the parameters are the ones the
  *   client wrote.
+ * - A malformed target (malformed-target.ts) cannot be read one way only, so whether it is the
+ *   proxy's cannot be told: it is `refused`, whatever its path.
  */
+import { malformedTargetReason } from './malformed-target';
 
 export type RequestTarget =
   | { kind: 'elsewhere' }
@@ -20,18 +23,15 @@ export type RequestTarget =
 
 const BASE = 'http://proxy.invalid';
 
-export function readRequestTarget(raw: string, prefix: string): RequestTarget {
-  let normalised: URL;
-  try {
-    normalised = new URL(raw, BASE);
-  } catch {
-    // Not even a URL: if it names the prefix at all, say so; otherwise it is not ours to judge.
-    return raw.includes(prefix) ? { kind: 'refused', reason: 'the request target is not a valid URL' } : { kind: 'elsewhere' };
-  }
+/** `method` matters only for the target `*`, which is well formed for OPTIONS alone. */
+export function readRequestTarget(raw: string, prefix: string, method?: string): RequestTarget {
+  const malformed = malformedTargetReason(method, raw);
+  if (malformed !== null) return { kind: 'refused', reason: malformed };
+  const normalised = new URL(raw, BASE);
   if (!normalised.pathname.startsWith(prefix)) return { kind: 'elsewhere' };
   const queryAt = raw.indexOf('?');
   const path = queryAt < 0 ? raw : raw.slice(0, queryAt);
-  if (!raw.startsWith('/') || raw.startsWith('//')) {
+  if (!raw.startsWith('/')) {
     return { kind: 'refused', reason: 'absolute-form request targets are refused: send the path only (GET /api/tools/...)' };
   }
   if (raw.includes('#') || path !== normalised.pathname) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createServer, preview } from 'vite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startBraveWolframFake, type BraveWolframFake } from '../../tests/fakes/brave-wolfram-fake';
+import { rawRequest } from '../../tests/support/raw-http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startToolProxyServer, toolProxy, toolProxyMiddleware, type ToolProxyOptions } from './tool-proxy';
 
@@ -48,6 +49,22 @@ describe('startToolProxyServer', () => {
       const other = await fetch(`${proxy.url}/elsewhere`);
       expect(other.status).toBe(404);
       expect(await other.json()).toEqual({ error: 'not found' });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a malformed request target is a 400, nothing goes upstream, and the server goes on serving', async () => {
+    const proxy = await startToolProxyServer(options);
+    try {
+      const port = Number(new URL(proxy.url).port);
+      for (const target of ['//[', 'http://[', '/api/tools/brave_search?q=%E0%A4%A', '/api/tools/brave_search%E0%A4%A']) {
+        const r = await rawRequest({ host: '127.0.0.1', port, target });
+        expect(r.status, target).toBe(400);
+        expect(JSON.parse(r.body).error, target).toMatch(/request (target|path)/);
+      }
+      expect(fake.requests).toEqual([]);
+      await checkServer(proxy.url);
     } finally {
       await proxy.close();
     }

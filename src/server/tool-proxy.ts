@@ -16,6 +16,7 @@ import type { Plugin } from 'vite';
 import { answerTarget, DEFAULT_PREFIX, type ToolProxyOptions, type ToolProxyResponse } from './proxy-handler';
 import { browserContextOf } from './cross-origin';
 import { firstMiddlewarePlugin, localGateRefusal, type Middleware } from './local-gate';
+import { guardRequestListeners } from './malformed-target-guard';
 import { readRequestTarget } from './request-target';
 
 export * from './proxy-handler';
@@ -27,7 +28,7 @@ const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8', 'cache-co
 
 export function toolProxyMiddleware(options: ToolProxyOptions = {}): ToolProxyMiddleware {
   return (req, res, next) => {
-    const target = readRequestTarget(req.url ?? '/', options.prefix ?? DEFAULT_PREFIX);
+    const target = readRequestTarget(req.url ?? '/', options.prefix ?? DEFAULT_PREFIX, req.method);
     if (target.kind === 'elsewhere') return next();
     const refusal = localGateRefusal(req, options, 'the tool proxy');
     if (refusal) {
@@ -77,7 +78,7 @@ export interface ToolProxyServer {
   close(): Promise<void>;
 }
 
-/** The proxy without vite, for demos and tests: the endpoints, and 404 JSON for anything else. */
+/** The proxy without vite, for demos and tests: a malformed target 400, the endpoints, and 404 JSON for anything else. */
 export async function startToolProxyServer(options: ToolProxyServerOptions = {}): Promise<ToolProxyServer> {
   const { port = 0, host = '127.0.0.1', ...proxyOptions } = options;
   const middleware = toolProxyMiddleware(proxyOptions);
@@ -91,6 +92,7 @@ export async function startToolProxyServer(options: ToolProxyServerOptions = {})
       });
     });
   });
+  guardRequestListeners(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
