@@ -16,6 +16,9 @@
  * - The stream is passed on as it arrives. A client that goes away aborts the upstream request (the
  *   server stops generating); an upstream that fails mid-stream ends the client's response abruptly,
  *   as a lost direct connection would.
+ * - An upstream silent for the timeout (LLAMA_ENGINE_TIMEOUT_MS, default 300 s: a long prompt's first
+ *   token included) is given up on: before its headers, a 504; mid-stream, between two chunks, the
+ *   client's response ends abruptly. Either way the upstream request is aborted.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin } from 'vite';
@@ -29,6 +32,9 @@ import { readRequestTarget } from './request-target';
 export const ENGINE_PROXY_PREFIX = '/api/engine/';
 export const ENGINE_URL_VAR = 'LLAMA_ENGINE_URL';
 export const ENGINE_KEY_VAR = 'LLAMA_ENGINE_API_KEY';
+export const ENGINE_TIMEOUT_VAR = 'LLAMA_ENGINE_TIMEOUT_MS';
+/** How long the upstream may stay silent: until its headers, and between two chunks of its body. */
+export const DEFAULT_ENGINE_TIMEOUT_MS = 300_000;
 /** A completions body: the prompt's ids and the bans (a 128k-token prompt is about 1 MB of JSON). */
 export const MAX_BODY_BYTES = 8 * 2 ** 20;
 
@@ -46,6 +52,8 @@ export interface EngineProxyOptions extends LocalGateOptions {
   fetch?: typeof fetch;
   /** Largest request body accepted. Default 8 MiB. */
   maxBodyBytes?: number;
+  /** Upstream silence allowed, ms (until its headers, and between chunks). Default env LLAMA_ENGINE_TIMEOUT_MS, else 300 s. */
+  timeoutMs?: number;
 }
 
 const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
@@ -75,6 +83,8 @@ export function engineProxyMiddleware(options: EngineProxyOptions = {}): Middlew
     const upstream = upstreamBase(env);
     if ('error' in upstream) return reply(503, upstream);
     if (!isLineSafeKey(key)) return reply(500, { error: `${ENGINE_KEY_VAR} contains a line break: set it to the key alone` });
+    const timeoutMs = options.timeoutMs ?? timeoutFrom(env);
+    if (timeoutMs === null) return reply(500, { error: `${ENGINE_TIMEOUT_VAR} must be a positive whole number of milliseconds` });
     if (method === 'POST' && !/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
       return reply(415, { error: 'send the request body as application/json' });
     }
@@ -84,7 +94,7 @@ export function engineProxyMiddleware(options: EngineProxyOptions = {}): Middlew
       if (!res.writableEnded) controller.abort();
     });
     const cors = corsHeaders(context.origin, allowed);
-    forward(req, res, { url: endpoint(upstream.url, target.endpoint.slice('v1/'.length)), method, key, cors, signal: controller.signal }, options).catch((e: unknown) => {
+    forward(req, res, { url: endpoint(upstream.url, target.endpoint.slice('v1/'.length)), method, key, cors, signal: controller.signal, timeoutMs }, options).catch((e: unknown) => {
       if (res.headersSent) res.destroy();
       else next(e);
     });
@@ -108,12 +118,21 @@ function upstreamBase(env: Record<string, string | undefined>): { url: string } 
   return { url };
 }
 
+/** LLAMA_ENGINE_TIMEOUT_MS, the default when unset, or null when it is not a positive whole number. */
+function timeoutFrom(env: Record<string, string | undefined>): number | null {
+  const text = env[ENGINE_TIMEOUT_VAR]?.trim();
+  if (!text) return DEFAULT_ENGINE_TIMEOUT_MS;
+  return /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null;
+}
+
 interface Forward {
   url: string;
   method: 'GET' | 'POST';
   key: string;
   cors: Record<string, string>;
+  /** Aborted when the client goes away. */
   signal: AbortSignal;
+  timeoutMs: number;
 }
 
 async function forward(req: IncomingMessage, res: ServerResponse, f: Forward, options: EngineProxyOptions): Promise<void> {
@@ -127,14 +146,27 @@ async function forward(req: IncomingMessage, res: ServerResponse, f: Forward, op
   const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
   if (body) headers['content-type'] = 'application/json';
   if (f.key) headers.authorization = `Bearer ${f.key}`;
+  const silence = silenceDeadline(f.timeoutMs);
+  try {
+    await relay(res, f, headers, body, silence, options);
+  } finally {
+    silence.stop();
+  }
+}
+
+async function relay(res: ServerResponse, f: Forward, headers: Record<string, string>, body: string | undefined, silence: SilenceDeadline, options: EngineProxyOptions): Promise<void> {
+  const reply = (status: number, out: object) => sendJson(res, status, out, f.cors, f.key);
+  const signal = AbortSignal.any([f.signal, silence.signal]);
   let response: Response;
   try {
     // A redirect would carry the key to whatever host it names: never followed.
-    response = await (options.fetch ?? fetch)(f.url, { method: f.method, headers, ...(body ? { body } : {}), redirect: 'manual', signal: f.signal });
+    response = await (options.fetch ?? fetch)(f.url, { method: f.method, headers, ...(body ? { body } : {}), redirect: 'manual', signal });
   } catch (e) {
     if (f.signal.aborted) return void res.destroy();
+    if (silence.signal.aborted) return reply(504, { error: `the engine server (${ENGINE_URL_VAR}) sent no answer within ${f.timeoutMs / 1000} s (${ENGINE_TIMEOUT_VAR})` });
     return reply(502, { error: `the engine server (${ENGINE_URL_VAR}) cannot be reached: ${reason(e)}` });
   }
+  silence.restart();
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel().catch(() => {});
     return reply(502, { error: `the engine server answered with a redirect (HTTP ${response.status}), which the engine proxy does not follow: the key goes only to the configured server` });
@@ -145,13 +177,20 @@ async function forward(req: IncomingMessage, res: ServerResponse, f: Forward, op
     ...f.cors,
   });
   if (!response.body) return void res.end();
-  const reader = response.body.pipeThrough(redactingStream([f.key])).getReader();
+  // Each chunk from upstream, whole lines or not, restarts the deadline.
+  const heard = new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (silence.restart(), out.enqueue(chunk)) });
+  const reader = response.body.pipeThrough(heard).pipeThrough(redactingStream([f.key])).getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      // Written as it arrives (server-sent events); waits when the client reads slower than upstream sends.
-      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+      // Written as it arrives (server-sent events); waits when the client reads slower than upstream
+      // sends, and that wait is the client's, not upstream's silence.
+      if (!res.write(value)) {
+        silence.stop();
+        await new Promise((resolve) => res.once('drain', resolve));
+        silence.restart();
+      }
       if (res.destroyed) return void reader.cancel().catch(() => {});
     }
     res.end();
@@ -159,6 +198,25 @@ async function forward(req: IncomingMessage, res: ServerResponse, f: Forward, op
     // Upstream failed mid-stream (or the client left): end the client's response abruptly, as a lost connection.
     res.destroy();
   }
+}
+
+interface SilenceDeadline {
+  /** Aborted once `ms` pass without a restart. */
+  signal: AbortSignal;
+  restart(): void;
+  stop(): void;
+}
+
+function silenceDeadline(ms: number): SilenceDeadline {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => clearTimeout(timer);
+  const restart = () => {
+    stop();
+    timer = setTimeout(() => controller.abort(new DOMException(`no data for ${ms} ms`, 'TimeoutError')), ms);
+  };
+  restart();
+  return { signal: controller.signal, restart, stop };
 }
 
 /** The whole request body, or null when it is over `limit` bytes (the rest is not read). */
