@@ -11,8 +11,8 @@
  *   `GET http://host/api/…`) is `refused`, so no two spellings can disagree about what was asked.
  * - The query is read from the target as sent (form decoding), so the parameters are the ones the
  *   client wrote.
- * - A malformed target (malformed-target.ts) cannot be read one way only, so whether it is the
- *   proxy's cannot be told: it is `refused`, whatever its path.
+ * - A malformed target (malformed-target.ts) that names the prefix, as written or once normalised,
+ *   is `refused`; any other is left to the server (whose own guard answers it).
  */
 import { malformedTargetReason } from './malformed-target';
 
@@ -26,7 +26,10 @@ const BASE = 'http://proxy.invalid';
 /** `method` matters only for the target `*`, which is well formed for OPTIONS alone. */
 export function readRequestTarget(raw: string, prefix: string, method?: string): RequestTarget {
   const malformed = malformedTargetReason(method, raw);
-  if (malformed !== null) return { kind: 'refused', reason: malformed };
+  if (malformed !== null) {
+    const named = raw.includes(prefix) || (URL.canParse(raw, BASE) && new URL(raw, BASE).pathname.startsWith(prefix));
+    return named ? { kind: 'refused', reason: malformed } : { kind: 'elsewhere' };
+  }
   const normalised = new URL(raw, BASE);
   if (!normalised.pathname.startsWith(prefix)) return { kind: 'elsewhere' };
   const queryAt = raw.indexOf('?');
