@@ -4,6 +4,7 @@ import { MODELS } from '../src/engine/models';
 import { createBrowserBackend } from './backends/browser-backends';
 import { detectCapabilities } from './capabilities';
 import { Engine } from './engine';
+import { browserGrammars } from './grammar/browser-grammars';
 
 /** A browser engine that reads where its files are from `config()` at load time. */
 export function createBrowserEngine(config: () => EngineConfig): Engine {
@@ -11,5 +12,6 @@ export function createBrowserEngine(config: () => EngineConfig): Engine {
     models: MODELS,
     createBackend: (ctx) => createBrowserBackend(ctx, config()),
     capabilities: detectCapabilities,
+    grammars: browserGrammars(() => config().modelsBaseUrl),
   });
 }

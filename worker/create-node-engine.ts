@@ -17,6 +17,7 @@ import { createOnnxBackend } from './backends/onnx-backend';
 import { openNodeSession } from './backends/onnx-node-session';
 import { createRemoteBackend } from './backends/remote-backend';
 import { Engine } from './engine';
+import { nodeGrammars } from './grammar/node-grammars';
 
 const MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../models');
 
@@ -64,5 +65,6 @@ export function createNodeEngine(models: readonly ModelEntry[] = MODELS, options
     models,
     capabilities: async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null, reason: 'Node has no WebGPU' }),
     createBackend: nodeBackendFactory(options),
+    grammars: nodeGrammars(),
   });
 }

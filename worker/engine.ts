@@ -18,6 +18,8 @@ import { entryForRef } from '../src/engine/model-source';
 import { VOCAB_SIZE } from '../src/format/special-tokens';
 import type { Backend, BackendFactory } from './backends/backend';
 import { prepareRequest, type Generated } from './generation';
+import { openConstraint, type ConstraintSession } from './grammar/constraint-session';
+import type { GrammarCompiler } from './grammar/grammar-compiler';
 import { IdBatcher } from './id-batcher';
 import { generateWithLogits } from './logits-generation';
 import { PrefixCache } from './prefix-cache';
@@ -30,6 +32,8 @@ export interface EngineDeps {
   models: readonly ModelEntry[];
   createBackend: BackendFactory;
   capabilities: () => Promise<GpuCapabilities>;
+  /** Compiles the constraints requests carry; without it a constrained request is refused. */
+  grammars?: GrammarCompiler;
 }
 
 interface Loaded {
@@ -111,20 +115,33 @@ export class Engine {
     if (!loaded) throw new EngineError('not_loaded', 'no model is loaded: call load() first');
     const prepared = prepareRequest(request, loaded.info.contextWindow);
     const batcher = new IdBatcher(onIds);
+    // Opened before the backend is touched: a constraint that cannot be followed leaves the cache as it was.
+    const constraint = loaded.backend.kind === 'logits' && request.constraint ? await this.openConstraint(request) : null;
     let result: Generated;
     try {
       result =
         loaded.backend.kind === 'logits'
-          ? await generateWithLogits(loaded.backend, this.cache, this.sample, prepared, batcher, signal)
+          ? await generateWithLogits(loaded.backend, this.cache, this.sample, prepared, batcher, signal, constraint)
           : await generateWithSampler(loaded.backend, prepared, batcher, signal);
     } catch (e) {
       await this.afterBackendFailure(loaded, e);
       throw e instanceof EngineError ? e : new EngineError('internal', `generation failed: ${errorMessage(e)}`);
+    } finally {
+      constraint?.dispose();
     }
     batcher.flush();
     // The consumer's own callback failed: the generation stopped at a token boundary, the cache is consistent.
     if (batcher.failure) throw batcher.failure.error;
     return result;
+  }
+
+  private async openConstraint(request: GenerateRequest): Promise<ConstraintSession> {
+    if (!this.deps.grammars) throw new EngineError('invalid_constraint', 'this engine has no grammar engine: constraints are not available');
+    try {
+      return await openConstraint(request.constraint!, this.deps.grammars);
+    } catch (e) {
+      throw e instanceof EngineError ? e : new EngineError('internal', `the grammar engine failed: ${errorMessage(e)}`);
+    }
   }
 
   /** The backend's cache is in an unknown state: forget it; a lost device unloads the model. */

@@ -7,6 +7,7 @@
  */
 import { stopKind } from '../src/format/special-tokens';
 import type { LogitsBackend } from './backends/backend';
+import type { ConstraintSession } from './grammar/constraint-session';
 import { emptyStats, type Generated, type PreparedRequest } from './generation';
 import type { IdBatcher } from './id-batcher';
 import type { PrefixCache } from './prefix-cache';
@@ -24,6 +25,7 @@ export async function generateWithLogits(
   request: PreparedRequest,
   batcher: IdBatcher,
   signal: AbortSignal | undefined,
+  constraint: ConstraintSession | null = null,
 ): Promise<Generated> {
   const { tokens, maxTokens, sampling, banned, forced } = request;
   const stats = emptyStats(tokens.length);
@@ -34,7 +36,10 @@ export async function generateWithLogits(
   const recent = tokens.slice(-sampling.penaltyWindow);
   const pick = (logits: Float32Array): number => {
     for (const id of banned) logits[id] = -Infinity;
-    const id = forced[emitted.length] ?? sample(logits, sampling, rng, recent);
+    const forcedId = forced[emitted.length];
+    if (forcedId === undefined) constraint?.mask(logits);
+    const id = forcedId ?? sample(logits, sampling, rng, recent);
+    constraint?.accept(id);
     recent.push(id);
     return id;
   };
@@ -66,6 +71,7 @@ export async function generateWithLogits(
     }
   }
   const last = plan.suffix.slice(Math.floor((plan.suffix.length - 1) / chunk) * chunk);
+  await constraint?.prepare();
   let next = await backend.step(last, pick);
   cache.append(last);
   stats.decodedTokens = 1;
@@ -86,6 +92,7 @@ export async function generateWithLogits(
       return { tokens: emitted, stop: 'abort', stopId: null, stats };
     }
     const fed = next;
+    await constraint?.prepare();
     next = await backend.step([fed], pick);
     cache.append([fed]);
     stats.decodedTokens++;

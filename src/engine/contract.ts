@@ -34,6 +34,49 @@ export interface SamplingParams {
  */
 export type LogitsProcessorSpec = { type: 'force'; tokens: number[] } | { type: 'ban'; tokens: number[] };
 
+/** A JSON Schema, as data. */
+export type JsonSchema = Record<string, unknown> | boolean;
+
+/**
+ * What the emitted text must be, enforced token by token: the worker compiles it (XGrammar) and masks
+ * the logits before the sampler, so a finished generation is always in the language it names. The
+ * constraint's state belongs to the generation, never to the KV cache.
+ */
+export type Constraint =
+  /** The whole reply is one JSON value valid against `schema` (Python's separators, no other whitespace), then eot. */
+  | { type: 'json_schema'; schema: JsonSchema }
+  /** The whole reply is any JSON object, then eot. */
+  | { type: 'json_object' }
+  /** The whole reply is a string of this EBNF grammar (XGrammar's dialect, GBNF-like; the root rule is `root`), then eot. */
+  | { type: 'grammar'; grammar: string }
+  | ToolCallConstraint;
+
+/** A custom tool as the constraint sees it: its name and the JSON schema of its parameters. */
+export interface ConstrainedTool {
+  name: string;
+  parameters: JsonSchema;
+}
+
+/** Llama 3.1's built-in tools as a constraint names them. */
+export type ConstrainedBuiltin = 'brave_search' | 'wolfram_alpha' | 'code_interpreter';
+
+/**
+ * Calls in Llama 3.1's exact format (shared/FORMAT.md): a custom call `{"name": <an offered name>,
+ * "parameters": <that tool's schema>}` then eot; or `<|python_tag|>` (id 128010) then
+ * `brave_search.call(query="…")` / `wolfram_alpha.call(query="…")` of an offered built-in, or code when
+ * `code_interpreter` is offered, then eom.
+ * - `auto`: prose is free; once a call starts (the tag, or a custom call's `{` at the reply's start) it
+ *   follows the grammar.
+ * - `required`: the reply is a call (of the offered tools; offer one to force it).
+ * - `none`: the tag and a custom call's opening are never sampled.
+ */
+export interface ToolCallConstraint {
+  type: 'tool_calls';
+  mode: 'auto' | 'required' | 'none';
+  tools: ConstrainedTool[];
+  builtins: ConstrainedBuiltin[];
+}
+
 export interface GenerateRequest {
   /**
    * The whole prompt as ids. The engine keeps the longest common prefix of what its KV cache holds and
@@ -44,6 +87,13 @@ export interface GenerateRequest {
   /** Upper bound on generated tokens (the terminator included). Default 1024. */
   maxTokens?: number;
   logitsProcessors?: LogitsProcessorSpec[];
+  /**
+   * The language the reply must be in. A forced continuation (a `force` processor) is emitted as
+   * forced; when the constraint cannot follow it, the constraint is dropped for the rest of that
+   * generation. A constraint that does not compile, or admits no reply, is refused (EngineError
+   * `invalid_constraint`) before anything is generated, the KV cache untouched.
+   */
+  constraint?: Constraint;
 }
 
 export type StopReason = 'eom' | 'eot' | 'end_of_text' | 'length' | 'abort';

@@ -7,6 +7,8 @@ export type EngineErrorCode =
   | 'load_failed'
   | 'context_overflow'
   | 'invalid_request'
+  /** A constraint that does not compile or admits no reply: refused before anything is generated. */
+  | 'invalid_constraint'
   | 'webgpu_unavailable'
   | 'shader_f16_unsupported'
   | 'insufficient_memory'
