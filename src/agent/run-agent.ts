@@ -6,7 +6,7 @@
  */
 import { LOOP_TEXTS } from '../tools/failure-texts';
 import { callbackStream } from '../engine/callback-stream';
-import type { EngineLike, GenerateResult, LoadedModelInfo, LogitsProcessorSpec, SamplingParams } from '../engine/contract';
+import type { EngineLike, GenerateRequest, GenerateResult, LoadedModelInfo, LogitsProcessorSpec, SamplingParams, ToolCallConstraint } from '../engine/contract';
 import { EngineError, isAbortError, serializeError } from '../engine/errors';
 import { parseEmitted } from '../format/parse';
 import { renderSegments, segmentsToIds, segmentsToText } from '../format/render';
@@ -48,6 +48,8 @@ export interface RunAgentOptions {
   model?: LoadedModelInfo | null;
   /** Per-step logits processors (tests force a scripted continuation this way). */
   logitsProcessors?: (step: number) => LogitsProcessorSpec[] | undefined;
+  /** Constrain calls to the offered tools and their schemas (default true; false: the model writes calls freely). */
+  constrainCalls?: boolean;
   /** Replay: a recorded result for a call, used instead of running the tool. */
   recordedResult?: (call: ToolCall, step: number, index: number) => string | undefined;
 }
@@ -92,6 +94,8 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
     for (const tool of tools.all()) void tool.warm?.().catch(() => {});
 
     const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
+    // Calls can only name these tools, with valid arguments; dropped for the run if the engine cannot follow it.
+    let constraint: ToolCallConstraint | undefined = tools.size > 0 && o.constrainCalls !== false ? tools.constraint() : undefined;
     while (step < cfg.maxSteps) {
       if (signal.aborted) return finish(endReason());
       const segments = renderSegments({ ...conversation(), addGenerationPrompt: true });
@@ -101,14 +105,21 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       // A step that loops is stopped by its own signal; the run's signal stays untouched.
       const guard = o.repetition === false ? null : new RepetitionGuard(o.repetition ?? DEFAULT_REPETITION);
       const looped = new AbortController();
-      const result: GenerateResult = await o.engine.generate(
-        { tokens: ids, sampling: o.sampling, maxTokens, logitsProcessors: o.logitsProcessors?.(step) },
-        (batch) => {
-          stream.push(batch);
-          if (guard && !looped.signal.aborted && batch.some((id) => guard.push(id))) looped.abort();
-        },
-        AbortSignal.any([signal, looped.signal]),
-      );
+      const request: GenerateRequest = { tokens: ids, sampling: o.sampling, maxTokens, logitsProcessors: o.logitsProcessors?.(step) };
+      const generate = () =>
+        o.engine.generate(
+          constraint ? { ...request, constraint } : request,
+          (batch) => {
+            stream.push(batch);
+            if (guard && !looped.signal.aborted && batch.some((id) => guard.push(id))) looped.abort();
+          },
+          AbortSignal.any([signal, looped.signal]),
+        );
+      const result: GenerateResult = await generate().catch((e: unknown) => {
+        if (!(e instanceof EngineError && e.code === 'invalid_constraint' && constraint)) throw e;
+        constraint = undefined;
+        return generate();
+      });
       stream.flush();
       const raw = o.tokenizer.decode(result.tokens);
       const finished = result.stop === 'eom' || result.stop === 'eot';

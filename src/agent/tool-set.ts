@@ -1,5 +1,6 @@
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../format/builtin-tools';
 import { findForbiddenKey, forbiddenKeyError } from '../format/argument-keys';
+import type { ToolCallConstraint } from '../engine/contract';
 import type { RenderOptions, ToolCall } from '../format/types';
 import { toolSchemaForPrompt } from '../tools/custom-tool';
 import { FAILURE_TEXTS } from '../tools/failure-texts';
@@ -33,6 +34,17 @@ export class ToolSet {
     const builtin = BUILTIN_TOOL_NAMES.filter((n) => this.byName.has(n));
     const custom = this.all().filter((t) => !isBuiltinToolName(t.name));
     return { builtinTools: [...builtin], tools: custom.map(toolSchemaForPrompt) };
+  }
+
+  /** What the model may call, as the engine constrains it: these tools only, their arguments valid. */
+  constraint(mode: ToolCallConstraint['mode'] = 'auto'): ToolCallConstraint {
+    const custom = this.all().filter((t) => !isBuiltinToolName(t.name));
+    return {
+      type: 'tool_calls',
+      mode,
+      tools: custom.map((t) => ({ name: t.name, parameters: t.parameters })),
+      builtins: BUILTIN_TOOL_NAMES.filter((n) => this.byName.has(n)),
+    };
   }
 
   /**

@@ -58,6 +58,7 @@ export function toApiError(e: unknown): ApiError {
   if (e instanceof EngineError) {
     if (e.code === 'context_overflow') return new ApiError(400, 'invalid_request_error', 'context_length_exceeded', message, 'messages');
     if (e.code === 'invalid_request') return new ApiError(400, 'invalid_request_error', 'invalid_value', message);
+    if (e.code === 'invalid_constraint') return new ApiError(400, 'invalid_request_error', 'invalid_constraint', message);
     if (e.code === 'not_loaded') return new ApiError(503, 'service_unavailable', 'not_loaded', message);
     return new ApiError(500, 'server_error', e.code, message);
   }

@@ -23,6 +23,7 @@ import { checkRoom } from './context-room';
 import { generatePieces, type Emitted } from './generate-pieces';
 import { newCallId, replyCalls } from './reply-calls';
 import { toTranscript } from './to-transcript';
+import { checkReply, planReplyFormat } from './response-format';
 import { planToolChoice, type ToolChoicePlan } from './tool-choice';
 import type { TranscriptMemory } from './transcript-memory';
 
@@ -60,7 +61,7 @@ export interface PreparedTurn {
  */
 export function prepareChatTurn(deps: ChatTurnDeps, request: ChatTurnRequest): PreparedTurn {
   try {
-    const plan = planToolChoice(request, deps.tokenizer);
+    const plan = planReplyFormat(planToolChoice(request, deps.tokenizer), request);
     const segments = renderSegments(conversationOf(deps, request));
     const ids = segmentsToIds(segments, deps.tokenizer);
     checkRoom(ids.length, request.maxTokens, deps.contextWindow);
@@ -79,12 +80,19 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
     const emitted = await generatePieces(
       deps.engine,
       deps.tokenizer,
-      { tokens: ids, sampling: { ...deps.modelSampling, ...request.sampling }, maxTokens: request.maxTokens, logitsProcessors: plan.logitsProcessors },
+      {
+        tokens: ids,
+        sampling: { ...deps.modelSampling, ...request.sampling },
+        maxTokens: request.maxTokens,
+        logitsProcessors: plan.logitsProcessors,
+        ...(plan.constraint ? { constraint: plan.constraint } : {}),
+      },
       request.stop,
       handlers.signal,
       (pieces) => send(stream.update(pieces)),
     );
     const reply = readReply(emitted, plan.readCalls);
+    if (reply.finish === 'stop' && emitted.stoppedBy === null) checkReply(reply.content, request.replyFormat);
     const toolCalls = replyCalls(reply.calls, deps.newId ?? newCallId);
     deps.memory.remember(reply.content, toolCalls, reply.message);
     send(stream.finish(reply.content));

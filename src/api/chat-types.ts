@@ -6,6 +6,7 @@
 import type { SamplingParams, StopReason } from '../engine/contract';
 import type { BuiltinToolName } from '../format/builtin-tools';
 import type { Message } from '../format/types';
+import type { ReplyFormat } from './response-format';
 
 /** A call as the app sees it: an id, the tool's name (as Llama names it) and its arguments as JSON text. */
 export interface ApiToolCall {
@@ -55,6 +56,8 @@ export interface ChatTurnRequest {
   maxTokens?: number;
   /** Strings that end the reply where they first appear (not included). */
   stop: string[];
+  /** The reply's form (JSON, a schema, a grammar), enforced while it is generated; absent: free text or calls. */
+  replyFormat?: ReplyFormat;
 }
 
 export type TurnFinish = 'stop' | 'length' | 'tool_calls';

@@ -13,8 +13,14 @@
  *   was trained to write them; the arguments are not checked against the schema here.
  * - `required`: `{"name":` is forced when custom tools are offered (the model picks which), else
  *   `<|python_tag|>` (a built-in call or code).
+ *
+ * With tools offered, the plan also carries a `tool_calls` constraint (the engine masks the logits
+ * with it where it samples itself): a call can then name only the offered tools — the named one, for a
+ * named choice — with arguments valid against their schemas, in Llama 3.1's exact format; `none`
+ * cannot start one. The forced openings stay, so an engine server that samples on its own side
+ * still honours the choice.
  */
-import type { LogitsProcessorSpec } from '../engine/contract';
+import type { ConstrainedBuiltin, Constraint, LogitsProcessorSpec, ToolCallConstraint } from '../engine/contract';
 import { EOM, PYTHON_TAG } from '../format/special-tokens';
 import type { TextTokenizer } from '../format/types';
 import { invalidField } from './api-error';
@@ -24,6 +30,7 @@ export interface ToolChoicePlan {
   logitsProcessors: LogitsProcessorSpec[];
   /** Whether the reply is parsed for calls (false: it is plain text). */
   readCalls: boolean;
+  constraint?: Constraint;
 }
 
 /** Throws a 400 (param `tool_choice`) for a choice the offered tools cannot satisfy. */
@@ -31,13 +38,21 @@ export function planToolChoice(request: Pick<ChatTurnRequest, 'toolChoice' | 'to
   const { toolChoice: choice, tools, builtinTools } = request;
   const offered = tools.length + builtinTools.length > 0;
   if (!offered && choice.type !== 'auto' && choice.type !== 'none') throw invalidField('tool_choice', `"${choice.type}" needs tools, and none are offered`);
-  if (!offered || choice.type === 'none') return { logitsProcessors: [{ type: 'ban', tokens: [PYTHON_TAG, EOM] }], readCalls: false };
-  if (choice.type === 'auto') return { logitsProcessors: [], readCalls: true };
-  const force = (tokens: number[]): ToolChoicePlan => ({ logitsProcessors: [{ type: 'force', tokens }], readCalls: true });
+  const constraint = (mode: ToolCallConstraint['mode'], only?: string): ToolCallConstraint => ({
+    type: 'tool_calls',
+    mode,
+    tools: tools.filter((t) => only === undefined || t.function.name === only).map((t) => ({ name: t.function.name, parameters: t.function.parameters ?? {} })),
+    builtins: builtinTools.filter((b): b is ConstrainedBuiltin => only === undefined || b === only),
+  });
+  const bans: LogitsProcessorSpec[] = [{ type: 'ban', tokens: [PYTHON_TAG, EOM] }];
+  if (!offered) return { logitsProcessors: bans, readCalls: false };
+  if (choice.type === 'none') return { logitsProcessors: bans, readCalls: false, constraint: constraint('none') };
+  if (choice.type === 'auto') return { logitsProcessors: [], readCalls: true, constraint: constraint('auto') };
+  const force = (tokens: number[], only?: string): ToolChoicePlan => ({ logitsProcessors: [{ type: 'force', tokens }], readCalls: true, constraint: constraint('required', only) });
   if (choice.type === 'required') return force(tools.length > 0 ? tokenizer.encode('{"name":') : [PYTHON_TAG]);
   const name = choice.name;
-  if (tools.some((t) => t.function.name === name)) return force(tokenizer.encode(`{"name": ${JSON.stringify(name)}, "parameters":`));
-  if (name === 'code_interpreter' && builtinTools.includes(name)) return force([PYTHON_TAG]);
-  if ((name === 'brave_search' || name === 'wolfram_alpha') && builtinTools.includes(name)) return force([PYTHON_TAG, ...tokenizer.encode(`${name}.call(query=`)]);
+  if (tools.some((t) => t.function.name === name)) return force(tokenizer.encode(`{"name": ${JSON.stringify(name)}, "parameters":`), name);
+  if (name === 'code_interpreter' && builtinTools.includes(name)) return force([PYTHON_TAG], name);
+  if ((name === 'brave_search' || name === 'wolfram_alpha') && builtinTools.includes(name)) return force([PYTHON_TAG, ...tokenizer.encode(`${name}.call(query=`)], name);
   throw invalidField('tool_choice', `names the tool ${JSON.stringify(name)}, which is not offered`);
 }

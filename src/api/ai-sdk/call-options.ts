@@ -11,6 +11,8 @@ import { UnsupportedFunctionalityError, type LanguageModelV4CallOptions, type La
 import type { SamplingParams } from '../../engine/contract';
 import { isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
 import type { ChatTurnRequest, PromptTool, ToolChoice } from '../chat-types';
+import type { JsonObject } from '../openai/fields';
+import { checkSchemaCoverage } from '../schema-coverage';
 import { toApiMessages } from './prompt';
 
 /** The provider's key in providerOptions / providerMetadata. */
@@ -21,7 +23,6 @@ function unsupported(functionality: string, why: string): never {
 }
 
 export function toTurnRequest(options: LanguageModelV4CallOptions): ChatTurnRequest {
-  if (options.responseFormat && options.responseFormat.type !== 'text') unsupported('responseFormat json', 'replies are not constrained to a schema');
   if (options.includeRawChunks) unsupported('includeRawChunks', 'there is no raw provider stream: the engine runs in this page');
   if (options.reasoning && options.reasoning !== 'provider-default' && options.reasoning !== 'none') unsupported(`reasoning "${options.reasoning}"`, 'Llama 3.1 has no reasoning mode');
   const own = options.providerOptions?.[PROVIDER_KEY];
@@ -31,7 +32,6 @@ export function toTurnRequest(options: LanguageModelV4CallOptions): ChatTurnRequ
   const builtinTools: BuiltinToolName[] = [];
   for (const tool of options.tools ?? []) {
     if (tool.type !== 'function') unsupported(`provider tool "${tool.name}"`, "name a function tool brave_search, wolfram_alpha or code_interpreter to offer Llama's built-ins");
-    if (tool.strict) unsupported(`strict mode (tool "${tool.name}")`, 'arguments are written by the model, not constrained to the schema');
     if ((tool.inputExamples?.length ?? 0) > 0) unsupported(`inputExamples (tool "${tool.name}")`, "Llama 3.1's custom-tool format shows schemas only");
     if (isBuiltinToolName(tool.name)) {
       checkBuiltinSchema(tool);
@@ -48,7 +48,19 @@ export function toTurnRequest(options: LanguageModelV4CallOptions): ChatTurnRequ
     sampling: sampling(options),
     stop: options.stopSequences ?? [],
     ...(options.maxOutputTokens !== undefined ? { maxTokens: options.maxOutputTokens } : {}),
+    ...replyFormat(options.responseFormat),
   };
+}
+
+/** `responseFormat` json (Output.object, generateObject): the reply is JSON of its schema, or any JSON object without one. */
+function replyFormat(format: LanguageModelV4CallOptions['responseFormat']): Pick<ChatTurnRequest, 'replyFormat'> {
+  if (!format || format.type !== 'json') return {};
+  if (!format.schema) return { replyFormat: { type: 'json_object' } };
+  try {
+    return { replyFormat: { type: 'json_schema', schema: checkSchemaCoverage(format.schema as JsonObject, 'responseFormat.schema') } };
+  } catch (e) {
+    return unsupported('responseFormat.schema', e instanceof Error ? e.message : String(e));
+  }
 }
 
 /** A built-in's call arguments are fixed by the checkpoint: the app's schema must take them. */

@@ -120,10 +120,17 @@ describe('llama31 under ai 7', () => {
     expect(run.result!.stats.decodedTokens).toBeLessThan(2000);
   });
 
+  it('responseFormat json: the reply is JSON valid against the schema (Output.object)', async () => {
+    const schema = { type: 'object', properties: { answer: { enum: ['yes', 'no'] } }, required: ['answer'], additionalProperties: false } as const;
+    const r = await model().doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], responseFormat: { type: 'json', schema }, maxOutputTokens: 30, seed: 1, temperature: 1 });
+    const text = r.content.find((p) => p.type === 'text')!.text;
+    expect(['yes', 'no']).toContain((JSON.parse(text) as { answer: string }).answer);
+  });
+
   it('refuses what it cannot honour, naming it', async () => {
     const m = model();
     const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x' }] }];
-    await expect(m.doGenerate({ prompt, responseFormat: { type: 'json' } })).rejects.toBeInstanceOf(UnsupportedFunctionalityError);
+    await expect(m.doGenerate({ prompt, responseFormat: { type: 'json', schema: { type: 'object', not: { required: ['a'] } } } })).rejects.toBeInstanceOf(UnsupportedFunctionalityError);
     await expect(m.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'file', mediaType: 'image/png', data: { type: 'url', url: new URL('https://x.test/a.png') } }] }] })).rejects.toThrow(/file parts are not supported/);
     await expect(m.doGenerate({ prompt, tools: [{ type: 'function', name: 'brave_search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }] })).rejects.toThrow(/\{"query": string\}/);
     await expect(m.doGenerate({ prompt, providerOptions: { llama31: { grammar: 'x' } } })).rejects.toThrow(/providerOptions\.llama31\.grammar/);

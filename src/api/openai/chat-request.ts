@@ -6,12 +6,14 @@
  */
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
 import { invalidField, unsupportedField } from '../api-error';
+import type { ReplyFormat } from '../response-format';
+import { checkSchemaCoverage } from '../schema-coverage';
 import type { ApiMessage, ApiToolCall, ChatTurnRequest, PromptTool, ToolChoice } from '../chat-types';
 import { defaultOnly, isObject, objectAt, onlyKnown, present, requiredString, textContent, type JsonObject } from './fields';
 import { GENERATION_FIELDS, readGenerationFields } from './generation-fields';
 
 const CHAT_FIELDS = [
-  'model', 'messages', 'tools', 'tool_choice', 'builtin_tools', 'parallel_tool_calls', 'max_completion_tokens', 'logprobs', 'response_format',
+  'model', 'messages', 'tools', 'tool_choice', 'builtin_tools', 'parallel_tool_calls', 'max_completion_tokens', 'logprobs', 'response_format', 'grammar',
   ...GENERATION_FIELDS,
 ];
 
@@ -31,11 +33,7 @@ export function readChatRequest(value: unknown): ChatRequest {
   const model = requiredString(body, 'model');
   defaultOnly(body, 'parallel_tool_calls', true, 'Llama 3.1 may make several calls in one message, and each is returned');
   defaultOnly(body, 'logprobs', false, 'log probabilities are not returned');
-  if (present(body, 'response_format')) {
-    const format = objectAt(body.response_format, 'response_format');
-    if (format.type !== 'text') throw unsupportedField('response_format', 'only {"type": "text"}: replies are not constrained to a schema');
-    onlyKnown(format, ['type'], 'response_format');
-  }
+  const replyFormat = readReplyFormat(body);
   const generation = readGenerationFields(body, ['max_tokens', 'max_completion_tokens']);
   const tools = readTools(body);
   const builtinTools = readBuiltinTools(body);
@@ -47,8 +45,38 @@ export function readChatRequest(value: unknown): ChatRequest {
     sampling: generation.sampling,
     stop: generation.stop,
     ...(generation.maxTokens !== undefined ? { maxTokens: generation.maxTokens } : {}),
+    ...(replyFormat ? { replyFormat } : {}),
   };
   return { model, turn, stream: generation.stream, includeUsage: generation.includeUsage };
+}
+
+/**
+ * `response_format` (OpenAI: text, json_object, json_schema) and `grammar` (llama-server's and vLLM's
+ * EBNF field). A json_schema's `strict` is accepted either way: the reply is always held to the schema.
+ */
+function readReplyFormat(body: JsonObject): ReplyFormat | undefined {
+  let format: ReplyFormat | undefined;
+  if (present(body, 'response_format')) {
+    const f = objectAt(body.response_format, 'response_format');
+    if (f.type === 'json_object') onlyKnown(f, ['type'], 'response_format');
+    else if (f.type === 'json_schema') {
+      onlyKnown(f, ['type', 'json_schema'], 'response_format');
+      const spec = objectAt(f.json_schema, 'response_format.json_schema');
+      onlyKnown(spec, ['name', 'description', 'schema', 'strict'], 'response_format.json_schema');
+      requiredString(spec, 'name', 'response_format.json_schema');
+      if (present(spec, 'strict') && typeof spec.strict !== 'boolean') throw invalidField('response_format.json_schema.strict', 'expected a boolean');
+      const schema = present(spec, 'schema') ? objectAt(spec.schema, 'response_format.json_schema.schema') : {};
+      format = { type: 'json_schema', schema: checkSchemaCoverage(schema, 'response_format.json_schema.schema') };
+    } else if (f.type !== 'text') throw invalidField('response_format.type', `expected "text", "json_object" or "json_schema" (got ${JSON.stringify(f.type)})`);
+    else onlyKnown(f, ['type'], 'response_format');
+    if (f.type === 'json_object') format = { type: 'json_object' };
+  }
+  if (present(body, 'grammar')) {
+    if (typeof body.grammar !== 'string' || body.grammar.trim() === '') throw invalidField('grammar', 'expected an EBNF grammar (a string with a root rule)');
+    if (format) throw invalidField('grammar', 'give either grammar or a JSON response_format, not both');
+    format = { type: 'grammar', grammar: body.grammar };
+  }
+  return format;
 }
 
 function readMessages(value: unknown): ApiMessage[] {
@@ -106,9 +134,10 @@ function readTools(body: JsonObject): PromptTool[] {
     if (isBuiltinToolName(name)) throw invalidField(`${at}.function.name`, `"${name}" is a Llama 3.1 built-in tool: offer it through builtin_tools`);
     if (names.has(name)) throw invalidField(`${at}.function.name`, `two tools are named "${name}"`);
     names.add(name);
-    if (fn.strict === true) throw unsupportedField(`${at}.function.strict`, 'arguments are written by the model, not constrained to the schema');
+    if (present(fn, 'strict') && typeof fn.strict !== 'boolean') throw invalidField(`${at}.function.strict`, 'expected a boolean');
     if (present(fn, 'description') && typeof fn.description !== 'string') throw invalidField(`${at}.function.description`, 'expected a string');
     if (present(fn, 'parameters') && !isObject(fn.parameters)) throw invalidField(`${at}.function.parameters`, 'expected a JSON schema object');
+    if (present(fn, 'parameters')) checkSchemaCoverage(fn.parameters as JsonObject, `${at}.function.parameters`);
     return promptSchema(name, fn);
   });
 }

@@ -262,10 +262,25 @@ describe('refused requests (nothing is generated)', () => {
     'unknown model': { body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, status: 404, param: 'model', code: 'model_not_found' },
     'an unsupported field': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], user: 'me' }, status: 400, param: 'user', code: 'unsupported_parameter' },
     'n above 1': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], n: 2 }, status: 400, param: 'n' },
-    'strict tools': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', strict: true } }] }, status: 400, param: 'tools[0].function.strict' },
+    'strict that is not a boolean': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', strict: 'yes' } }] }, status: 400, param: 'tools[0].function.strict' },
+    'a tool schema with a keyword the grammar does not enforce': {
+      body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } } } }] },
+      status: 400,
+      param: 'tools[0].function.parameters',
+    },
     'an image part': { body: { model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, status: 400, param: 'messages[0].content[0].type' },
     'a message name': { body: { model: MODEL, messages: [{ role: 'user', content: 'x', name: 'bob' }] }, status: 400, param: 'messages[0].name' },
-    'json response format': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_object' } }, status: 400, param: 'response_format' },
+    'a JSON reply together with tool calls': {
+      body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_object' }, tools: [{ type: 'function', function: { name: 'f' } }] },
+      status: 400,
+      param: 'response_format',
+    },
+    'a response schema with allOf': {
+      body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_schema', json_schema: { name: 's', schema: { allOf: [{ type: 'object' }] } } } },
+      status: 400,
+      param: 'response_format.json_schema.schema',
+    },
+    'an unknown response format': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], response_format: { type: 'yaml' } }, status: 400, param: 'response_format.type' },
     'temperature out of range': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], temperature: 3 }, status: 400, param: 'temperature' },
     'a tool result for no call': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'c', content: 'r' }] }, status: 400, param: 'messages[1]' },
     'a result with an unknown id': {
@@ -306,4 +321,57 @@ describe('refused requests (nothing is generated)', () => {
       expect(engine.calls.length).toBe(before);
     });
   }
+
+  // Refused by the engine, which compiles the constraint before it touches the KV cache.
+  const uncompilable: Record<string, Record<string, unknown>> = {
+    'a schema that does not compile': { response_format: { type: 'json_schema', json_schema: { name: 's', schema: { type: 'strin' } } } },
+    'a schema that admits nothing': { response_format: { type: 'json_schema', json_schema: { name: 's', schema: { type: 'string', enum: [] } } } },
+    'a grammar that does not compile': { grammar: 'root ::= nothing' },
+  };
+  for (const [name, fields] of Object.entries(uncompilable)) {
+    it(`${name}: a 400 invalid_constraint, nothing generated, the cache untouched`, async () => {
+      await api.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'warm the cache' }], max_tokens: 2 } as never);
+      const cached = node.cachedIds();
+      await expectApiError(api.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], ...fields } as never), 400, null, 'invalid_constraint');
+      expect(engine.calls.at(-1)!.result ?? null).toBeNull();
+      expect(node.cachedIds()).toEqual(cached);
+    });
+  }
+});
+
+describe('replies in a set format (the engine constrains them)', () => {
+  const schema = { type: 'object', properties: { day: { enum: ['Monday', 'Sunday'] }, open: { type: 'boolean' } }, required: ['day', 'open'], additionalProperties: false };
+  it('json_schema: every reply of the random model is JSON valid against the schema', async () => {
+    for (let seed = 0; seed < 5; seed++) {
+      const r = await api.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], seed, temperature: 1, max_tokens: 40, response_format: { type: 'json_schema', json_schema: { name: 'hours', schema, strict: true } } } as never);
+      const choice = (r as { choices: Array<{ message: { content: string }; finish_reason: string }> }).choices[0]!;
+      if (choice.finish_reason === 'length') continue;
+      expect(choice.finish_reason).toBe('stop');
+      const value = JSON.parse(choice.message.content) as { day: string; open: boolean };
+      expect(['Monday', 'Sunday']).toContain(value.day);
+      expect(typeof value.open).toBe('boolean');
+      expect(Object.keys(value)).toEqual(['day', 'open']);
+    }
+  });
+
+  it('json_object: a JSON object; grammar: a string of the grammar', async () => {
+    const json = await api.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], seed: 3, temperature: 1, max_tokens: 60, response_format: { type: 'json_object' } } as never);
+    const first = (json as { choices: Array<{ message: { content: string }; finish_reason: string }> }).choices[0]!;
+    if (first.finish_reason === 'stop') expect(JSON.parse(first.message.content)).toBeTypeOf('object');
+    else expect(first.message.content.startsWith('{')).toBe(true);
+    const g = await api.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], seed: 3, temperature: 1, max_tokens: 20, grammar: 'root ::= ("yes" | "no") " " [0-9]' } as never);
+    expect((g as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toMatch(/^(yes|no) [0-9]$/);
+  });
+
+  it('tool_choice required on the random model: a call to an offered tool, arguments valid', async () => {
+    for (let seed = 0; seed < 5; seed++) {
+      const r = await api.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], seed, temperature: 1, max_tokens: 60, tools: [WEATHER], tool_choice: 'required' } as never);
+      const choice = (r as { choices: Array<{ message: { tool_calls?: Array<{ function: { name: string; arguments: string } }> }; finish_reason: string }> }).choices[0]!;
+      if (choice.finish_reason === 'length') continue;
+      expect(choice.finish_reason).toBe('tool_calls');
+      const call = choice.message.tool_calls![0]!.function;
+      expect(call.name).toBe('get_weather');
+      expect(typeof (JSON.parse(call.arguments) as { city: unknown }).city).toBe('string');
+    }
+  });
 });
