@@ -1,5 +1,6 @@
 /** Every bench section, in run order: the one list `npm run bench` knows. Add a section here. */
 import { engineSection } from './engine';
+import { grammarSection } from './grammar';
 import { loopSection } from './loop';
 import { microSection } from './micro';
 import { peersSection } from './peers';
@@ -8,4 +9,4 @@ import { samplerSection } from './sampler';
 import { sandboxSection } from './sandbox';
 import type { BenchSection } from './section';
 
-export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection, peersSection, remoteSection];
+export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection, peersSection, remoteSection, grammarSection];

@@ -44,6 +44,26 @@ export async function generateWithLogits(
     return id;
   };
 
+  /**
+   * Readies the constraint for the next pick. Text the grammar forces (at most `limit` ids) is emitted
+   * here and returned, to be fed in the coming step instead of one decode step per id.
+   */
+  const jumpForward = async (limit: number): Promise<number[]> => {
+    if (!constraint) return [];
+    await constraint.prepare();
+    const jump = forced[emitted.length] === undefined ? constraint.jumpForward(limit) : [];
+    if (jump.length === 0) return jump;
+    await constraint.prepare();
+    for (const id of jump) {
+      emitted.push(id);
+      batcher.push(id);
+      recent.push(id);
+    }
+    stats.decodedTokens += jump.length;
+    stats.forwardedTokens = (stats.forwardedTokens ?? 0) + jump.length;
+    return jump;
+  };
+
   let plan = cache.plan(tokens);
   if (plan.keep < cache.length) {
     if (plan.keep > 0 && backend.truncate) {
@@ -71,10 +91,10 @@ export async function generateWithLogits(
     }
   }
   const last = plan.suffix.slice(Math.floor((plan.suffix.length - 1) / chunk) * chunk);
-  await constraint?.prepare();
-  let next = await backend.step(last, pick);
-  cache.append(last);
-  stats.decodedTokens = 1;
+  const leading = await jumpForward(maxTokens - 1);
+  let next = await backend.step([...last, ...leading], pick);
+  cache.append([...last, ...leading]);
+  stats.decodedTokens += 1;
   const t1 = performance.now();
   stats.prefillMs = t1 - t0;
   for (;;) {
@@ -91,10 +111,9 @@ export async function generateWithLogits(
       stats.decodeMs = performance.now() - t1;
       return { tokens: emitted, stop: 'abort', stopId: null, stats };
     }
-    const fed = next;
-    await constraint?.prepare();
-    next = await backend.step([fed], pick);
-    cache.append([fed]);
+    const fed = [next, ...(await jumpForward(maxTokens - stats.decodedTokens - 1))];
+    next = await backend.step(fed, pick);
+    cache.append(fed);
     stats.decodedTokens++;
   }
   stats.decodeMs = performance.now() - t1;

@@ -108,8 +108,10 @@ export interface GenerateStats {
   reusedTokens: number | null;
   /** Prompt ids run through the model this call (promptTokens - reusedTokens); null when that is unknown. */
   prefilledTokens: number | null;
-  /** Tokens sampled (the terminator included). */
+  /** Tokens generated (the terminator included), jump-forward ids among them. */
   decodedTokens: number;
+  /** Of those, ids a constraint forced and the engine fed without sampling them one by one (jump-forward); absent when none. */
+  forwardedTokens?: number;
   prefillMs: number;
   decodeMs: number;
 }

@@ -26,6 +26,12 @@ export interface ConstraintSession {
   mask(logits: Float32Array): void;
   /** Moves past the id that was picked (sampled or forced). */
   accept(id: number): void;
+  /**
+   * After prepare(): ids of the text the grammar now forces (all but its last token, which is left
+   * to the model so that it can merge with what follows), already accepted; [] when nothing is forced.
+   * At most `limit` ids. The caller feeds them without sampling and calls prepare() again.
+   */
+  jumpForward(limit: number): number[];
   dispose(): void;
 }
 
@@ -47,7 +53,7 @@ export async function openConstraint(constraint: Constraint, grammars: GrammarCo
     matcher.dispose();
     throw new EngineError('invalid_constraint', `the ${constraint.type === 'grammar' ? 'grammar' : 'JSON schema'} admits no reply`);
   }
-  return new WholeReply(matcher, mask);
+  return new WholeReply(matcher, vocabulary, mask);
 }
 
 async function newMatcher(xg: XGrammar, compiled: CompiledGrammar, stopId: number): Promise<GrammarMatcher> {
@@ -63,6 +69,20 @@ function anyAllowed(mask: Int32Array, stopId: number): boolean {
   return allowedBy(mask, stopId);
 }
 
+/** The forced text's ids but the last (at most `limit`), accepted by `matcher` (up to the first it refuses). */
+function forcedIds(matcher: GrammarMatcher, vocabulary: Vocabulary, limit: number): number[] {
+  if (limit <= 0) return [];
+  const text = matcher.findJumpForwardString();
+  if (text === '') return [];
+  const ids = vocabulary.spell(text).slice(0, -1).slice(0, limit);
+  const accepted: number[] = [];
+  for (const id of ids) {
+    if (!matcher.acceptToken(id)) break;
+    accepted.push(id);
+  }
+  return accepted;
+}
+
 /** Forbids every id the mask does not allow, and every special id but `stopId`. */
 function applyMask(logits: Float32Array, mask: Int32Array, stopId: number): void {
   for (let id = 0; id < FIRST_SPECIAL_ID; id++) if (!allowedBy(mask, id)) logits[id] = -Infinity;
@@ -74,6 +94,7 @@ class WholeReply implements ConstraintSession {
   private active = true;
   constructor(
     private readonly matcher: GrammarMatcher,
+    private readonly vocabulary: Vocabulary,
     private bitmask: Int32Array | null,
   ) {}
 
@@ -89,6 +110,13 @@ class WholeReply implements ConstraintSession {
     if (!this.active) return;
     this.bitmask = null;
     if (!this.matcher.acceptToken(id) || id === EOT) this.active = false;
+  }
+
+  jumpForward(limit: number): number[] {
+    if (!this.active) return [];
+    const ids = forcedIds(this.matcher, this.vocabulary, limit);
+    if (ids.length > 0) this.bitmask = null;
+    return ids;
   }
 
   dispose(): void {
@@ -181,6 +209,13 @@ class ToolCalls implements ConstraintSession {
     if (this.vocabulary.braceStart[id] && this.customMatcher) return this.enter('custom', id);
     if (this.mode === 'required') return this.enter('off');
     if (!this.vocabulary.whitespace[id]) this.state = 'prose';
+  }
+
+  jumpForward(limit: number): number[] {
+    if ((this.state !== 'custom' && this.state !== 'tagged') || !this.matcher) return [];
+    const ids = forcedIds(this.matcher, this.vocabulary, limit);
+    if (ids.length > 0) this.bitmask = null;
+    return ids;
   }
 
   dispose(): void {
