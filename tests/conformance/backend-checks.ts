@@ -86,6 +86,9 @@ function expectReuse(r: GenerateResult, expected: number, what: string): void {
   equal(r.stats.prefilledTokens, r.stats.promptTokens - expected, `${what}: prefilled`);
 }
 
+/** A grammar the model must follow: one of three words, a full stop, then eot. */
+const DAYS = 'root ::= ("Monday" | "Tuesday" | "Sunday") "."';
+
 export const CHECKS: Record<string, Check> = {
   'extending the cached ids prefills only the new ones, and gives what a full prefill gives': async (s) => {
     const n = s.decode ?? 4;
@@ -222,5 +225,44 @@ export const CHECKS: Record<string, Check> = {
     // Our cache is dropped; a far side that never saw the failure still holds the last request (its last id never fed).
     expectReuse(r, s.failureKeepsFarCache ? commonPrefix([...a, ...before.tokens.slice(0, -1)], b) : 0, 'after a failure');
     equal(r.tokens, (await reference(s, greedy(b, n))).tokens, 'tokens after a failure');
+  },
+  // Constraints on a sampling backend travel to the far side, which checks them itself (its own tests).
+  'a constraint holds, and its state is the generation\'s: after an abort and a rollback it gives what an empty cache gives': async (s) => {
+    if (s.kind === 'sampling') return;
+    const a = promptIds(15, 10);
+    const request: GenerateRequest = { tokens: a, maxTokens: 16, sampling: { temperature: 0 }, constraint: { type: 'grammar', grammar: DAYS } };
+    const ref = await reference(s, request);
+    equal([ref.stop, ref.stopId], ['eot', EOT], 'a constrained reply ends with its terminator');
+    ok(ref.tokens.length > 0 && ref.tokens.every((id) => id < FIRST_SPECIAL_ID), `a constrained reply of ordinary ids (got ${JSON.stringify(ref.tokens)})`);
+    const long: GenerateRequest = { tokens: [...a, 905], maxTokens: 64, sampling: { temperature: 0 }, constraint: { type: 'json_schema', schema: { type: 'string', minLength: 80 } } };
+    const controller = new AbortController();
+    const aborted = await s.engine.generate(long, () => controller.abort(), controller.signal);
+    equal(aborted.stop, 'abort', 'the constrained run was aborted');
+    equal((await s.engine.generate(request)).tokens, ref.tokens, 'a constrained run after an abort and a rollback');
+    equal((await s.engine.generate(long)).tokens, (await reference(s, long)).tokens, 'the aborted constrained run again, from the cache');
+    const call = await s.engine.generate({ tokens: a, maxTokens: 48, sampling: { temperature: 1, seed: 5 }, constraint: { type: 'tool_calls', mode: 'required', tools: [], builtins: ['wolfram_alpha'] } });
+    equal(call.tokens[0], PYTHON_TAG, 'a required built-in call starts with the tag id');
+    if (call.stop !== 'length') equal([call.stop, call.stopId], ['eom', EOM], 'a built-in call ends with eom');
+  },
+
+  'a forced continuation the constraint cannot follow is emitted as forced; the constraint is dropped': async (s) => {
+    if (s.kind === 'sampling') return;
+    const forced = [2028, 374];
+    const r = await s.engine.generate({ tokens: promptIds(16, 8), maxTokens: 6, sampling: { temperature: 0 }, logitsProcessors: [{ type: 'force', tokens: forced }], constraint: { type: 'json_schema', schema: { type: 'boolean' } } });
+    equal(r.tokens.slice(0, forced.length), forced, 'forced ids');
+  },
+
+  'a constraint that cannot be followed is refused before anything runs, and the cache is kept': async (s) => {
+    if (s.kind === 'sampling') return;
+    const n = s.decode ?? 4;
+    const a = promptIds(17, 10);
+    const first = await s.engine.generate(greedy(a, n));
+    const error = await s.engine.generate({ tokens: [...a, 906], maxTokens: 4, constraint: { type: 'grammar', grammar: 'root ::= "a" root' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    equal((error as { code?: string } | null)?.code, 'invalid_constraint', 'the refusal');
+    const b = [...a, ...first.tokens, 907];
+    expectReuse(await s.engine.generate(greedy(b, n)), a.length + first.tokens.length - 1, 'after a refused constraint');
   },
 };

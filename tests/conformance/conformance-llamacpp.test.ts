@@ -9,6 +9,7 @@ import { ggufPath } from '../../scripts/setup/gguf-models';
 import type { ModelSource } from '../../src/engine/contract';
 import { nodeBackendFactory } from '../../worker/create-node-engine';
 import { Engine } from '../../worker/engine';
+import { nodeGrammars } from '../../worker/grammar/node-grammars';
 import { startLlamaServer, type LlamaServer } from '../support/llama-server';
 import type { ConformanceSubject } from './backend-checks';
 import { describeConformance } from './describe-conformance';
@@ -31,7 +32,7 @@ afterAll(async () => {
 
 async function subjectOf(source: () => ModelSource, extra: Omit<ConformanceSubject, 'engine' | 'failNext'>): Promise<ConformanceSubject> {
   const factory = failableFactory(nodeBackendFactory({ llamaCppThreads: 1 }));
-  const engine = new Engine({ models: [], createBackend: factory.create, capabilities: NO_GPU });
+  const engine = new Engine({ models: [], createBackend: factory.create, capabilities: NO_GPU, grammars: nodeGrammars() });
   engines.push(engine);
   await engine.load(source());
   return { engine, failNext: () => factory.last().failNext(), ...extra };

@@ -6,6 +6,7 @@
 import { MODELS } from '../../src/engine/models';
 import { createOnnxBackend } from '../../worker/backends/onnx-backend';
 import { Engine } from '../../worker/engine';
+import { nodeGrammars } from '../../worker/grammar/node-grammars';
 import type { Backend } from '../../worker/backends/backend';
 import { FakeLogitsBackend, FakeSamplingBackend, type FailureSwitch } from '../fakes/fake-backends';
 import type { ConformanceSubject } from './backend-checks';
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 const NO_GPU = async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null });
 
 async function subjectOf(backend: Backend & FailureSwitch, canTruncate: boolean): Promise<ConformanceSubject> {
-  const engine = new Engine({ models: MODELS, createBackend: async () => backend, capabilities: NO_GPU });
+  const engine = new Engine({ models: MODELS, createBackend: async () => backend, capabilities: NO_GPU, grammars: nodeGrammars() });
   await engine.load('tiny-llama');
   return { engine, kind: backend.kind, canTruncate, failNext: () => backend.failNext() };
 }
@@ -27,7 +28,7 @@ const SUBJECTS: Record<string, () => Promise<ConformanceSubject>> = {
   'fake sampling backend': () => subjectOf(new FakeSamplingBackend(), false),
   'onnx backend, onnxruntime-node, tiny model': async () => {
     const factory = failableFactory((ctx) => createOnnxBackend(ctx, { localModelPath: `${join(import.meta.dirname, '../../models')}/`, allowRemote: false }));
-    const engine = new Engine({ models: MODELS, createBackend: factory.create, capabilities: NO_GPU });
+    const engine = new Engine({ models: MODELS, createBackend: factory.create, capabilities: NO_GPU, grammars: nodeGrammars() });
     await engine.load('tiny-llama');
     return { engine, kind: 'logits', canTruncate: true, failNext: () => factory.last().failNext() };
   },

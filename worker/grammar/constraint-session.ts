@@ -15,6 +15,7 @@ import type { Constraint, ToolCallConstraint } from '../../src/engine/contract';
 import { EngineError } from '../../src/engine/errors';
 import { EOM, EOT, FIRST_SPECIAL_ID, PYTHON_TAG, VOCAB_SIZE } from '../../src/format/special-tokens';
 import type { GrammarCompiler } from './grammar-compiler';
+import { admitsSomeString } from './grammar-emptiness';
 import { customCallSchema, taggedCallGrammar } from './tool-call-grammar';
 import type { Vocabulary } from './vocabulary';
 import type { CompiledGrammar, GrammarMatcher, XGrammar } from './xgrammar';
@@ -47,9 +48,10 @@ export async function openConstraint(constraint: Constraint, grammars: GrammarCo
       : constraint.type === 'json_object'
         ? ({ kind: 'json_schema', schema: { type: 'object' }, strict: false } as const)
         : ({ kind: 'json_schema', schema: constraint.schema, strict: true } as const);
-  const matcher = await newMatcher(xg, await grammars.compile(source), EOT);
+  const compiled = await grammars.compile(source);
+  const matcher = await newMatcher(xg, compiled, EOT);
   const mask = await matcher.getNextTokenBitmask();
-  if (!anyAllowed(mask, EOT)) {
+  if (!anyAllowed(mask, EOT) || (source.kind === 'ebnf' && !admitsSomeString(compiled.grammar().toString()))) {
     matcher.dispose();
     throw new EngineError('invalid_constraint', `the ${constraint.type === 'grammar' ? 'grammar' : 'JSON schema'} admits no reply`);
   }

@@ -327,6 +327,7 @@ describe('refused requests (nothing is generated)', () => {
     'a schema that does not compile': { response_format: { type: 'json_schema', json_schema: { name: 's', schema: { type: 'strin' } } } },
     'a schema that admits nothing': { response_format: { type: 'json_schema', json_schema: { name: 's', schema: { type: 'string', enum: [] } } } },
     'a grammar that does not compile': { grammar: 'root ::= nothing' },
+    'a grammar that admits no string': { grammar: 'root ::= "a" root' },
   };
   for (const [name, fields] of Object.entries(uncompilable)) {
     it(`${name}: a 400 invalid_constraint, nothing generated, the cache untouched`, async () => {

@@ -4,6 +4,7 @@ import type { LoadedModelInfo, OnnxDevice } from '../../../src/engine/contract';
 import { MODELS } from '../../../src/engine/models';
 import { createOnnxBackend, webgpuDevice } from '../../../worker/backends/onnx-backend';
 import { Engine } from '../../../worker/engine';
+import { browserGrammars } from '../../../worker/grammar/browser-grammars';
 import { CHECKS, type ConformanceSubject } from '../../conformance/backend-checks';
 import { failableFactory } from '../../conformance/failable';
 
@@ -24,7 +25,12 @@ window.checkNames = Object.keys(CHECKS);
 
 window.loadSubject = async (device, decode) => {
   const factory = failableFactory((ctx) => createOnnxBackend(ctx, { localModelPath: here('/models/'), wasmBase: here('/ort/'), allowRemote: false }));
-  const engine = new Engine({ models: MODELS, createBackend: factory.create, capabilities: async () => ({ webgpu: true, shaderF16: false, adapter: null, limits: null }) });
+  const engine = new Engine({
+    models: MODELS,
+    createBackend: factory.create,
+    capabilities: async () => ({ webgpu: true, shaderF16: false, adapter: null, limits: null }),
+    grammars: browserGrammars(() => here('/models/')),
+  });
   const info = await engine.load('tiny-llama', { device });
   window.subject = { engine, kind: 'logits', canTruncate: true, failNext: () => factory.last().failNext(), decode };
   return info;
