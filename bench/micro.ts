@@ -41,7 +41,7 @@ export const microSection: BenchSection = {
     const engine = createNodeEngine();
     await engine.load(micro.id);
     const artifact = await readMicroArtifact();
-    const results = await evaluate(engine, tokenizer, artifactCorpusIds(artifact.manifest, tokenizer), { count: DIALOGUES, sets: ['inDistribution', 'test', 'heldOut', 'newNames', 'customTools', 'afterError'] });
+    const results = await evaluate(engine, tokenizer, artifactCorpusIds(artifact.manifest, tokenizer), { count: DIALOGUES, sets: ['inDistribution', 'test', 'heldOut', 'newNames', 'customTools', 'afterError'], constrained: true });
     const node: number[] = [];
     for (let i = 0; i < 5; i++) node.push(tokPerS(await engine.generate(request(DECODE_TOKENS.node))));
     await engine.unload();

@@ -3,9 +3,10 @@
  * our sampler at temperature 0, our renderer and parser), with a small loop of its own: render →
  * generate → parse → the tool's result synthesized from the world → append → continue.
  *
- *   npx tsx scripts/micro-llama/evaluate.ts [--dialogues N] [--sets a,b] [--write-manifest] [--show-failures K] [--sweep]
+ *   npx tsx scripts/micro-llama/evaluate.ts [--dialogues N] [--sets a,b] [--write-manifest] [--show-failures K] [--sweep] [--constrained]
  *   npx tsx scripts/micro-llama/evaluate.ts --sets customTools --probe-seed 5001 --show-failures 20
  *
+ * `--constrained` generates under the agent loop's call constraint (callConstraint), as the product does.
  * `--probe-seed S` draws each set's dialogues from seed S instead of the set's own: a fresh sample of the
  * same distribution, for reading failures without reading an evaluation set (never written to a manifest).
  *
@@ -20,6 +21,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../../worker/engine';
+import type { ConstrainedBuiltin, ToolCallConstraint } from '../../src/engine/contract';
+import type { PromptToolSchema } from '../../src/tools/custom-tool';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { ModelEntry } from '../../src/engine/model-list';
 import { MODELS } from '../../src/engine/models';
@@ -150,7 +153,16 @@ const MAX_STEPS_PER_EXCHANGE = 3;
 const MAX_TOKENS_PER_MESSAGE = 160;
 
 /** Runs one dialogue through the engine, exchange after exchange, and scores each exchange. */
-export async function runDialogue(engine: Engine, tokenizer: TextTokenizer, d: Dialogue, ids: CorpusIds): Promise<ExchangeOutcome[]> {
+/** The calls a dialogue offers, as the agent loop constrains them: its tools only, arguments valid. */
+export function callConstraint(d: Pick<Dialogue, 'date' | 'builtinTools' | 'tools'>): ToolCallConstraint {
+  const options = dialogueOptions(d);
+  const tools = (options.tools ?? []) as PromptToolSchema[];
+  return { type: 'tool_calls', mode: 'auto', tools: tools.map((t) => ({ name: t.function.name, parameters: t.function.parameters })), builtins: [...(options.builtinTools ?? [])] as ConstrainedBuiltin[] };
+}
+
+/** `constrained`: generation follows callConstraint (as the agent loop's does); off, the model writes calls freely. */
+export async function runDialogue(engine: Engine, tokenizer: TextTokenizer, d: Dialogue, ids: CorpusIds, constrained = false): Promise<ExchangeOutcome[]> {
+  const constraint = constrained ? callConstraint(d) : undefined;
   const seenTokens = everyTokenSeen(d, tokenizer, ids);
   const messages: Message[] = d.system === null ? [] : [{ role: 'system', content: d.system }];
   const outcomes: ExchangeOutcome[] = [];
@@ -161,7 +173,7 @@ export async function runDialogue(engine: Engine, tokenizer: TextTokenizer, d: D
     for (let step = 0; step < MAX_STEPS_PER_EXCHANGE; step++) {
       const tokens = renderIds({ ...dialogueOptions(d), messages }, tokenizer);
       if (tokens.length + 8 >= MICRO_CONTEXT_WINDOW) break;
-      const r = await engine.generate({ tokens, sampling: { temperature: 0 }, maxTokens: MAX_TOKENS_PER_MESSAGE });
+      const r = await engine.generate({ tokens, sampling: { temperature: 0 }, maxTokens: MAX_TOKENS_PER_MESSAGE, ...(constraint ? { constraint } : {}) });
       const text = tokenizer.decode(r.tokens);
       const parsed = parseEmitted(r.tokens, r.stop === 'eom' || r.stop === 'eot' ? r.stop : null, tokenizer);
       generations.push(parsed);
@@ -289,7 +301,7 @@ export async function evaluate(
   engine: Engine,
   tokenizer: TextTokenizer,
   ids: CorpusIds,
-  o: { count: number; sets: readonly string[]; showFailures?: number; probeSeed?: number; log?: (line: string) => void },
+  o: { count: number; sets: readonly string[]; showFailures?: number; probeSeed?: number; constrained?: boolean; log?: (line: string) => void },
 ): Promise<Record<string, SetResult>> {
   const results: Record<string, SetResult> = {};
   for (const set of evalSets().filter((s) => o.sets.includes(s.name))) {
@@ -297,7 +309,7 @@ export async function evaluate(
     const rng = new Rng(seed);
     const n = Math.ceil(o.count * set.share);
     const outcomes: ExchangeOutcome[] = [];
-    for (let i = 0; i < n; i++) outcomes.push(...(await runDialogue(engine, tokenizer, generateDialogue(rng, set.options), ids)));
+    for (let i = 0; i < n; i++) outcomes.push(...(await runDialogue(engine, tokenizer, generateDialogue(rng, set.options), ids, o.constrained)));
     const table = accuracyTable(outcomes, set.name !== 'inDistribution');
     const categories = categoryTable(outcomes);
     o.log?.(`\n${formatTable(`${set.name}${o.probeSeed === undefined ? '' : ` (probe seed ${seed})`}: ${n} dialogues, ${outcomes.length} exchanges`, table)}`);
@@ -368,7 +380,9 @@ async function main(): Promise<void> {
     await engine.unload();
     return;
   }
-  const results = await evaluate(engine, tokenizer, ids, { count, sets, showFailures, probeSeed, log: console.log });
+  const constrained = process.argv.includes('--constrained');
+  if (constrained && process.argv.includes('--write-manifest')) throw new Error('the manifest records the model alone: --constrained results are not written to it');
+  const results = await evaluate(engine, tokenizer, ids, { count, sets, showFailures, probeSeed, constrained, log: console.log });
   await engine.unload();
   const minutes = (performance.now() - t0) / 60_000;
   console.log(`\nevaluated in ${minutes.toFixed(1)} min`);

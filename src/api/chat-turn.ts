@@ -23,7 +23,7 @@ import { checkRoom } from './context-room';
 import { generatePieces, type Emitted } from './generate-pieces';
 import { newCallId, replyCalls } from './reply-calls';
 import { toTranscript } from './to-transcript';
-import { checkReply, planReplyFormat } from './response-format';
+import { checkCallArguments, checkReply, planReplyFormat } from './response-format';
 import { planToolChoice, type ToolChoicePlan } from './tool-choice';
 import type { TranscriptMemory } from './transcript-memory';
 
@@ -93,6 +93,7 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
     );
     const reply = readReply(emitted, plan.readCalls);
     if (reply.finish === 'stop' && emitted.stoppedBy === null) checkReply(reply.content, request.replyFormat);
+    checkCallArguments(reply.calls, request.tools);
     const toolCalls = replyCalls(reply.calls, deps.newId ?? newCallId);
     deps.memory.remember(reply.content, toolCalls, reply.message);
     send(stream.finish(reply.content));

@@ -1,12 +1,14 @@
 /**
  * A reply in a form the caller asked for — a JSON object, JSON valid against a schema, or a string
- * of an EBNF grammar — enforced by the engine's constraint, and the finished JSON checked once more
- * against its schema, so a reply that violates it is an error, never an answer.
+ * of an EBNF grammar — enforced by the engine's constraint, and the finished JSON (a reply, or a
+ * custom call's arguments) checked once more against its schema, so a value that violates it is an
+ * error, never an answer.
  */
 import { Validator } from '@cfworker/json-schema';
 import type { Constraint } from '../engine/contract';
 import { ApiError, invalidField } from './api-error';
-import type { ChatTurnRequest } from './chat-types';
+import type { ToolCall } from '../format/types';
+import type { ChatTurnRequest, PromptTool } from './chat-types';
 import type { ToolChoicePlan } from './tool-choice';
 
 export type ReplyFormat = { type: 'json_object' } | { type: 'json_schema'; schema: Record<string, unknown> } | { type: 'grammar'; grammar: string };
@@ -36,8 +38,32 @@ export function checkReply(content: string, format: ReplyFormat | undefined): vo
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw violation('the reply is not a JSON object');
     return;
   }
-  const result = new Validator(format.schema as never, '2020-12', false).validate(value);
-  if (!result.valid) throw violation(`the reply does not validate against the schema: ${result.errors.map((e) => `${e.instanceLocation} ${e.error}`).join('; ')}`);
+  const problems = validationErrors(format.schema, value);
+  if (problems) throw violation(`the reply does not validate against the schema: ${problems}`);
+}
+
+/** Throws a 500 naming the call and what is wrong when a custom call's arguments do not validate against its tool's schema. */
+export function checkCallArguments(calls: readonly ToolCall[], tools: readonly PromptTool[]): void {
+  for (const call of calls) {
+    if (call.kind !== 'custom') continue;
+    const schema = tools.find((t) => t.function.name === call.name)?.function.parameters;
+    const problems = schema ? validationErrors(schema, call.arguments) : null;
+    if (problems) throw violation(`the call of ${call.name} has arguments that do not validate against its schema: ${problems}`);
+  }
+}
+
+const validators = new Map<string, Validator>();
+
+/** What is wrong with `value` against `schema`, in words; null when it is valid. */
+function validationErrors(schema: Record<string, unknown>, value: unknown): string | null {
+  const key = JSON.stringify(schema);
+  let validator = validators.get(key);
+  if (!validator) {
+    if (validators.size >= 64) validators.delete(validators.keys().next().value!);
+    validators.set(key, (validator = new Validator(schema as never, '2020-12', false)));
+  }
+  const result = validator.validate(value);
+  return result.valid ? null : result.errors.map((e) => `${e.instanceLocation} ${e.error}`).join('; ');
 }
 
 function violation(message: string): ApiError {

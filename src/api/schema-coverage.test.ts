@@ -2,9 +2,10 @@
  * What constrained decoding promises for JSON Schema, measured on the official JSON Schema Test Suite
  * (the `json-schema-test-suite` package, draft 4, plus each value-keyword group again with the type it
  * applies to declared): every schema is refused up front, refused by the compiler, or compiled — and
- * for a compiled one the grammar rejects every instance the suite says is invalid, so a reply can never
- * violate a schema that was accepted. How many valid instances the grammar accepts is reported (strict
- * mode generates a subset: no undeclared properties).
+ * for a compiled one the grammar rejects every instance the suite says is invalid, except where the
+ * schema uses a bound that is validated after generation (VALIDATED_KEYWORDS), and there the final
+ * validation rejects it: a reply can never violate a schema that was accepted. How many valid
+ * instances the grammar accepts is reported (strict mode generates a subset: no undeclared properties).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +15,8 @@ import { pythonJson } from '../format/python-json';
 import { nodeGrammars } from '../../worker/grammar/node-grammars';
 import { loadXGrammarNode } from '../../worker/grammar/xgrammar-node';
 import { ApiError } from './api-error';
-import { checkSchemaCoverage } from './schema-coverage';
+import { checkReply } from './response-format';
+import { checkSchemaCoverage, VALIDATED_KEYWORDS } from './schema-coverage';
 import type { JsonObject } from './openai/fields';
 
 interface Group {
@@ -44,12 +46,22 @@ function groups(): Array<Group & { file: string }> {
   return out;
 }
 
+const usesValidatedKeyword = (schema: unknown): boolean => VALIDATED_KEYWORDS.some((k) => JSON.stringify(schema).includes(`"${k}"`));
+const rejectedAfter = (schema: JsonObject, data: unknown): boolean => {
+  try {
+    checkReply(pythonJson(data), { type: 'json_schema', schema });
+    return false;
+  } catch {
+    return true;
+  }
+};
+
 describe('JSON Schema coverage of constrained decoding (JSON Schema Test Suite, draft 4)', () => {
   beforeAll(() => nodeGrammars().start());
 
   it('a schema that is not refused compiles to a grammar that rejects every invalid instance', async () => {
     const xg = await loadXGrammarNode();
-    const n = { schemas: 0, refused: 0, notCompiled: 0, compiled: 0, valid: 0, validAccepted: 0, invalid: 0, invalidRejected: 0 };
+    const n = { schemas: 0, refused: 0, notCompiled: 0, compiled: 0, valid: 0, validAccepted: 0, invalid: 0, invalidRejected: 0, invalidCaughtAfter: 0 };
     const admitted: string[] = [];
     for (const group of groups()) {
       n.schemas++;
@@ -78,8 +90,9 @@ describe('JSON Schema coverage of constrained decoding (JSON Schema Test Suite, 
           if (accepted) n.validAccepted++;
         } else {
           n.invalid++;
-          if (accepted) admitted.push(`${group.file}: ${group.description} / ${t.description}`);
-          else n.invalidRejected++;
+          if (!accepted) n.invalidRejected++;
+          else if (usesValidatedKeyword(group.schema) && rejectedAfter(group.schema as JsonObject, t.data)) n.invalidCaughtAfter++;
+          else admitted.push(`${group.file}: ${group.description} / ${t.description}`);
         }
       }
     }
@@ -90,6 +103,8 @@ describe('JSON Schema coverage of constrained decoding (JSON Schema Test Suite, 
   }, 120_000);
 
   const refusals: Record<string, { schema: JsonObject; names: RegExp }> = {
+    'pattern beside minLength': { schema: { type: 'string', pattern: '^a+$', minLength: 2 }, names: /"pattern" beside "minLength"/ },
+    'a format the grammar does not know': { schema: { type: 'string', format: 'iri' }, names: /the format "iri"/ },
     'an unenforced keyword, nested': { schema: { type: 'object', properties: { tags: { type: 'array', uniqueItems: true } } }, names: /"uniqueItems" \(at \/properties\/tags\)/ },
     'a value keyword without its type': { schema: { properties: { city: { maxLength: 5 } } }, names: /"maxLength" without "type": "string"/ },
     'draft 4 exclusive bounds': { schema: { type: 'number', maximum: 3, exclusiveMaximum: true }, names: /boolean "exclusiveMaximum"/ },

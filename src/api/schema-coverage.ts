@@ -8,8 +8,12 @@
  * - a value keyword (`minLength`, `pattern`, `minimum`, `maxItems`, `maxProperties`…) in a schema that
  *   does not declare its `type`: XGrammar applies those only to the type declared;
  * - draft-4's boolean `exclusiveMinimum`/`exclusiveMaximum`; a `$ref` to another document;
- * - keywords beside `anyOf` other than annotations (they would be ignored).
- * A finished JSON reply is also validated against its schema (response-format.ts).
+ * - keywords beside `anyOf` other than annotations (they would be ignored);
+ * - `pattern` beside `minLength`, `maxLength` or `format` (XGrammar keeps the pattern only);
+ * - a `format` XGrammar does not know (it would take any string).
+ * Numeric bounds (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`) are accepted but only
+ * partly enforced: the finished value is validated against the schema (a JSON reply in
+ * response-format.ts, a call's arguments in reply-calls.ts), and a violation is an error, never a result.
  */
 import { invalidField } from './api-error';
 import type { JsonObject } from './openai/fields';
@@ -25,6 +29,14 @@ const TYPED_KEYWORDS: Readonly<Record<string, string>> = {
   minimum: 'number', maximum: 'number', exclusiveMinimum: 'number', exclusiveMaximum: 'number',
   minItems: 'array', maxItems: 'array', minProperties: 'object', maxProperties: 'object',
 };
+
+/** Bounds XGrammar does not always hold: validated once the value is finished. */
+export const VALIDATED_KEYWORDS: readonly string[] = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'];
+
+/** String formats XGrammar enforces (each checked with an invalid value). */
+const ENFORCED_FORMATS = new Set([
+  'email', 'date', 'time', 'date-time', 'duration', 'ipv4', 'ipv6', 'hostname', 'uuid', 'uri', 'uri-reference', 'uri-template', 'json-pointer', 'relative-json-pointer',
+]);
 
 const ANNOTATIONS = new Set(['title', 'description', '$comment', 'default', 'examples', '$schema', '$id', 'definitions', '$defs', 'anyOf']);
 
@@ -50,10 +62,13 @@ function findProblem(schema: unknown, path: string): string | null {
     if (type && !declares(s.type, type)) return `"${key}" without "type": "${type === 'number' ? 'number" or "integer' : type}" beside it (at ${where})`;
     if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof s[key] === 'boolean') return `a boolean "${key}" (draft 4; give the bound as its value) (at ${where})`;
   }
+  if (typeof s.format === 'string' && !ENFORCED_FORMATS.has(s.format)) return `the format "${s.format}" (at ${where})`;
+  const beside = ['minLength', 'maxLength', 'format'].find((k) => k in s);
+  if ('pattern' in s && beside) return `"pattern" beside "${beside}" (at ${where})`;
   if (typeof s.$ref === 'string' && !s.$ref.startsWith('#')) return `the $ref "${s.$ref}" to another document (at ${where})`;
   if ('anyOf' in s) {
-    const beside = Object.keys(s).find((k) => !ANNOTATIONS.has(k));
-    if (beside) return `"${beside}" beside "anyOf" (move it into each branch) (at ${where})`;
+    const other = Object.keys(s).find((k) => !ANNOTATIONS.has(k));
+    if (other) return `"${other}" beside "anyOf" (move it into each branch) (at ${where})`;
   }
   for (const [key, value] of Object.entries(s)) {
     if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null) {
