@@ -51,6 +51,9 @@ export type Constraint =
   | { type: 'grammar'; grammar: string }
   | ToolCallConstraint;
 
+/** A constraint on the whole reply (every kind but tool calls): what an engine server is sent in its own dialect. */
+export type ReplyConstraint = Exclude<Constraint, ToolCallConstraint>;
+
 /** A custom tool as the constraint sees it: its name and the JSON schema of its parameters. */
 export interface ConstrainedTool {
   name: string;
