@@ -95,6 +95,10 @@ export interface GenerateRequest {
    * forced; when the constraint cannot follow it, the constraint is dropped for the rest of that
    * generation. A constraint that does not compile, or admits no reply, is refused (EngineError
    * `invalid_constraint`) before anything is generated, the KV cache untouched.
+   * On an engine server (backend `remote`) the server enforces a whole-reply constraint itself and
+   * refuses what it cannot parse (`invalid_constraint`, its reason); `tool_calls` is not enforced there
+   * (forced openings and bans hold a tool choice), and a whole-reply constraint after a forced
+   * continuation is refused.
    */
   constraint?: Constraint;
 }
