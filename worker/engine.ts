@@ -122,7 +122,7 @@ export class Engine {
       result =
         loaded.backend.kind === 'logits'
           ? await generateWithLogits(loaded.backend, this.cache, this.sample, prepared, batcher, signal, constraint)
-          : await generateWithSampler(loaded.backend, prepared, batcher, signal);
+          : await generateWithSampler(loaded.backend, prepared, batcher, signal, request.constraint);
     } catch (e) {
       await this.afterBackendFailure(loaded, e);
       throw e instanceof EngineError ? e : new EngineError('internal', `generation failed: ${errorMessage(e)}`);

@@ -1,12 +1,15 @@
 /**
  * Generation over a SamplingBackend (the far side samples): the engine emits a forced continuation
- * itself and sends it as part of the prompt, hands the bans over as -Infinity logit biases, and maps
- * the stop id the far side streams last to a stop kind. What the far side reused is its own report.
+ * itself and sends it as part of the prompt, hands the bans over as -Infinity logit biases, passes a
+ * whole-reply constraint on (far-side-constraint.ts), and maps the stop id the far side streams last
+ * to a stop kind. What the far side reused is its own report.
  */
+import type { Constraint } from '../src/engine/contract';
 import { isAbortError } from '../src/engine/errors';
 import { STOP_IDS, stopKind } from '../src/format/special-tokens';
 import type { SamplingBackend } from './backends/backend';
 import { emptyStats, type Generated, type PreparedRequest } from './generation';
+import { farSideConstraint } from './far-side-constraint';
 import type { IdBatcher } from './id-batcher';
 
 const STOPS = [...STOP_IDS];
@@ -16,8 +19,10 @@ export async function generateWithSampler(
   request: PreparedRequest,
   batcher: IdBatcher,
   signal: AbortSignal | undefined,
+  requested?: Constraint,
 ): Promise<Generated> {
   const { tokens, maxTokens } = request;
+  const far = farSideConstraint(requested, request.forced);
   const stats = emptyStats(tokens.length);
   if (signal?.aborted) return { tokens: [], stop: 'abort', stopId: null, stats };
   const emitted: number[] = [];
@@ -39,7 +44,7 @@ export async function generateWithSampler(
   for (const id of request.forced) if (!over) over = take(id);
   if (!over) {
     const logitBias = { ...request.sampling.logitBias };
-    for (const id of request.banned) logitBias[id] = -Infinity;
+    for (const id of [...request.banned, ...far.bans]) logitBias[id] = -Infinity;
     const prompt = [...tokens, ...emitted];
     // A consumer that failed ends the generation here: the far side is told to stop too. (A stop id or
     // maxTokens end it there as well, and its report of the reuse comes last: those are left to finish.)
@@ -48,7 +53,14 @@ export async function generateWithSampler(
     let ended = false;
     try {
       const outcome = await backend.generate(
-        { prompt, sampling: { ...request.sampling, logitBias }, seed: request.seed, maxTokens: maxTokens - stats.decodedTokens, stopIds: STOPS },
+        {
+          prompt,
+          sampling: { ...request.sampling, logitBias },
+          seed: request.seed,
+          maxTokens: maxTokens - stats.decodedTokens,
+          stopIds: STOPS,
+          ...(far.constraint ? { constraint: far.constraint } : {}),
+        },
         (ids) => {
           for (const id of ids) if (!ended) ended = take(id);
           if (batcher.failure) done.abort();

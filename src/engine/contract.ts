@@ -51,6 +51,9 @@ export type Constraint =
   | { type: 'grammar'; grammar: string }
   | ToolCallConstraint;
 
+/** A constraint on the whole reply (every kind but tool calls): what an engine server is sent in its own dialect. */
+export type ReplyConstraint = Exclude<Constraint, ToolCallConstraint>;
+
 /** A custom tool as the constraint sees it: its name and the JSON schema of its parameters. */
 export interface ConstrainedTool {
   name: string;
@@ -92,6 +95,10 @@ export interface GenerateRequest {
    * forced; when the constraint cannot follow it, the constraint is dropped for the rest of that
    * generation. A constraint that does not compile, or admits no reply, is refused (EngineError
    * `invalid_constraint`) before anything is generated, the KV cache untouched.
+   * On an engine server (backend `remote`) the server enforces a whole-reply constraint itself and
+   * refuses what it cannot parse (`invalid_constraint`, its reason); `tool_calls` is not enforced there
+   * (forced openings and bans hold a tool choice), and a whole-reply constraint after a forced
+   * continuation is refused.
    */
   constraint?: Constraint;
 }

@@ -1,4 +1,4 @@
-import type { LoadOptions, LoadProgress } from '../../src/engine/contract';
+import type { LoadOptions, LoadProgress, ReplyConstraint } from '../../src/engine/contract';
 import type { ModelEntry } from '../../src/engine/model-list';
 import type { ResolvedSampling } from '../sampler';
 
@@ -43,6 +43,11 @@ export interface SamplingRequest {
   maxTokens: number;
   /** Sampling one of these ends the generation; it is streamed as the last id. */
   stopIds: readonly number[];
+  /**
+   * The language the whole reply must be in, enforced by the far side's own grammar engine (in its
+   * dialect); a far side that cannot enforce it refuses the request (EngineError `invalid_constraint`).
+   */
+  constraint?: ReplyConstraint;
 }
 
 export interface SamplingOutcome {

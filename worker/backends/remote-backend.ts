@@ -6,7 +6,8 @@
  * Invariants: one request at a time per backend; every request's fetch is aborted when generate
  * returns or throws, so the server stops generating for it; an abort of the caller's signal resolves
  * with what arrived (the engine treats it as an abort); every failure is an EngineError naming the
- * server (remote/server-errors.ts). The server's cache is its own: we only report what it says it reused.
+ * server (remote/server-errors.ts); a constraint travels in the server's own fields
+ * (remote/constraint-fields.ts), and one the server refuses is `invalid_constraint`. The server's cache is its own: we only report what it says it reused.
  */
 import { createParser } from 'eventsource-parser';
 import { EngineError } from '../../src/engine/errors';
@@ -53,7 +54,10 @@ class Remote implements RemoteBackend {
   async generate(request: SamplingRequest, onIds: (ids: number[]) => void, signal: AbortSignal): Promise<RemoteOutcome> {
     if (this.disposed) throw new EngineError('not_loaded', 'the remote engine was closed');
     const { url } = this.config;
-    const stream = new CompletionStream(url, request.prompt, new Set(request.stopIds), request.maxTokens);
+    const constrained = request.constraint !== undefined;
+    // Built first: a request this server cannot take (a constraint it has no field for) is refused unsent.
+    const body = JSON.stringify(completionBody(request, this.config.kind, this.config.model));
+    const stream = new CompletionStream(url, request.prompt, new Set(request.stopIds), request.maxTokens, constrained);
     const outcome = (): RemoteOutcome => stream.report();
     if (signal.aborted) return outcome();
     const cut = new AbortController();
@@ -64,14 +68,14 @@ class Remote implements RemoteBackend {
         res = await fetchOnFreshConnection(this.config.fetch ?? fetch, endpoint(url, 'completions'), {
           method: 'POST',
           headers: headers(this.config, true),
-          body: JSON.stringify(completionBody(request, this.config.kind, this.config.model)),
+          body,
           signal: both,
         });
       } catch (e) {
         if (signal.aborted) return outcome();
         throw unreachable(url, e, 'connect');
       }
-      if (!res.ok) throw httpError(url, res.status, await res.text().catch(() => ''));
+      if (!res.ok) throw httpError(url, res.status, await res.text().catch(() => ''), constrained);
       if (!res.body) throw new EngineError('server_error', `the engine server at ${url} answered without a body`);
       const events: string[] = [];
       const parser = createParser({ onEvent: (event) => events.push(event.data) });

@@ -6,12 +6,21 @@
  * (the stop token's id for a stop_token_ids hit, null for the model's primary eos 128009); with
  * `stream_options.include_usage` a last chunk with `choices: []` and `usage` (whose
  * `prompt_tokens_details.cached_tokens` is there only with --enable-prompt-tokens-details); then
- * `data: [DONE]`. Errors are `{"error": {message, type, param, code}}`.
+ * `data: [DONE]`. Errors are `{"error": {message, type, param, code}}`. Constraints travel as
+ * `structured_outputs` ({json} or {grammar}, vLLM 0.10.2 on; the top-level guided_* fields were removed
+ * in 0.12), and one vLLM cannot parse is a 400 ("Invalid grammar specification.", its xgrammar check).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/api-error';
+import { createChatCompletions } from '../../src/api/openai/create-chat-completions';
+import type { ReplyConstraint } from '../../src/engine/contract';
 import { EngineError } from '../../src/engine/errors';
+import { renderIds } from '../../src/format/render';
+import { END_OF_TEXT, EOM, PYTHON_TAG } from '../../src/format/special-tokens';
+import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { startFixtureServer, type FixtureServer } from '../../tests/fakes/completions-fixture-server';
 import { samplingRequest, structuralBanIds } from '../../tests/support/sampling-request';
+import { createNodeEngine } from '../create-node-engine';
 import { createRemoteBackend, type RemoteBackend } from './remote-backend';
 import { probeServer } from './remote/probe-server';
 
@@ -19,7 +28,7 @@ const MODEL = 'meta-llama/Llama-3.1-70B-Instruct';
 const PROMPT = [128000, 128006, 9125, 128007, 271, 128009, 128006, 882, 128007, 271, 13347, 0, 128009, 128006, 78191, 128007, 271];
 
 /** One vLLM stream chunk (fields as CompletionResponseStreamChoice sets them). */
-function chunk(ids: number[], o: { first?: boolean; text?: string; finish?: 'stop' | 'length'; stopReason?: number | null } = {}): string {
+function chunk(ids: number[], o: { first?: boolean; text?: string; finish?: 'stop' | 'length'; stopReason?: number | null; prompt?: readonly number[] } = {}): string {
   return JSON.stringify({
     id: 'cmpl-fixture-0',
     object: 'text_completion',
@@ -31,21 +40,21 @@ function chunk(ids: number[], o: { first?: boolean; text?: string; finish?: 'sto
       logprobs: { text_offset: [0], token_logprobs: ids.map(() => -0.1), tokens: ids.map((id) => `t${id}`), top_logprobs: ids.map((id) => ({ [`t${id}`]: -0.1 })) },
       finish_reason: o.finish ?? null,
       stop_reason: o.stopReason ?? null,
-      prompt_token_ids: o.first ? PROMPT : null,
+      prompt_token_ids: o.first ? (o.prompt ?? PROMPT) : null,
       token_ids: ids,
     }],
   });
 }
 
 /** The final usage chunk (exclude_none: prompt_tokens_details only when the server reports it). */
-function usage(completion: number, cached?: number): string {
+function usage(completion: number, cached?: number, prompt: readonly number[] = PROMPT): string {
   return JSON.stringify({
     id: 'cmpl-fixture-0',
     object: 'text_completion',
     created: 1767225600,
     model: MODEL,
     choices: [],
-    usage: { prompt_tokens: PROMPT.length, total_tokens: PROMPT.length + completion, completion_tokens: completion, ...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }) },
+    usage: { prompt_tokens: prompt.length, total_tokens: prompt.length + completion, completion_tokens: completion, ...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }) },
   });
 }
 
@@ -172,6 +181,80 @@ describe('vLLM fixtures (not a real peer)', () => {
       if (ids.length === 3) controller.abort();
     }, controller.signal);
     expect(ids).toEqual([1000, 1001, 1002]);
+  });
+});
+
+const SCHEMA = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false };
+const INVALID_GRAMMAR = { error: { message: 'Invalid grammar specification.', type: 'BadRequestError', param: null, code: 400 } };
+
+describe('constraints: vLLM’s structured_outputs (fixtures, not a real peer)', () => {
+  const constrained = (constraint: ReplyConstraint) => backend.generate({ ...samplingRequest(PROMPT), constraint }, () => {}, new AbortController().signal);
+
+  it.each([
+    ['a JSON schema', { type: 'json_schema', schema: SCHEMA }, { json: SCHEMA }],
+    ['any JSON object', { type: 'json_object' }, { json: { type: 'object' } }],
+    ['a grammar', { type: 'grammar', grammar: 'root ::= "yes" | "no"' }, { grammar: 'root ::= "yes" | "no"' }],
+  ] as const)('%s is sent as structured_outputs, and nothing under llama-server’s or the removed guided_* names', async (_, constraint, sent) => {
+    fixture.completions = { sse: [chunk([40, 128009], { first: true, finish: 'stop' }), usage(2, 0), '[DONE]'] };
+    await constrained(constraint);
+    const body = fixture.requests.at(-1)!.body!;
+    expect(body.structured_outputs).toEqual(sent);
+    for (const key of ['json_schema', 'grammar', 'guided_json', 'guided_grammar', 'response_format']) expect(body).not.toHaveProperty(key);
+  });
+
+  it('a constraint vLLM refuses (400) is invalid_constraint with its reason', async () => {
+    fixture.completions = { status: 400, json: INVALID_GRAMMAR };
+    await expect(constrained({ type: 'grammar', grammar: 'root ::= (' })).rejects.toMatchObject({
+      name: 'EngineError',
+      code: 'invalid_constraint',
+      message: `the engine server at ${fixture.url}/v1 refused the constraint: Invalid grammar specification.`,
+    });
+  });
+
+  it('the same refusal streamed as an error event is invalid_constraint too', async () => {
+    fixture.completions = { sse: [JSON.stringify(INVALID_GRAMMAR), '[DONE]'] };
+    await expect(constrained({ type: 'grammar', grammar: 'root ::= (' })).rejects.toMatchObject({ code: 'invalid_constraint', message: expect.stringMatching(/Invalid grammar specification/) });
+  });
+
+  it('a 400 that names a grammar, for a request that carried none, stays server_error', async () => {
+    fixture.completions = { status: 400, json: INVALID_GRAMMAR };
+    await expect(run()).rejects.toMatchObject({ code: 'server_error' });
+  });
+});
+
+describe('the chat API’s response_format on vLLM (fixtures): the reply is checked when it comes back', () => {
+  const tokenizer = loadTokenizer();
+  const messages = [{ role: 'user' as const, content: 'How many?' }];
+  const prompt = renderIds({ messages, addGenerationPrompt: true }, tokenizer);
+  const replyWith = (text: string) => {
+    const ids = tokenizer.encode(text);
+    fixture.completions = { sse: [chunk(ids, { first: true, prompt }), chunk([128009], { finish: 'stop', prompt }), usage(ids.length + 1, 0, prompt), '[DONE]'] };
+  };
+  const engine = createNodeEngine();
+  const api = createChatCompletions(engine, { tokenizer });
+  beforeAll(() => engine.load({ kind: 'server', url: fixture.url, model: MODEL }));
+  afterAll(() => engine.unload());
+  const ask = () => api.chat.completions.create({ model: MODEL, messages, response_format: { type: 'json_schema', json_schema: { name: 'count', schema: SCHEMA } } });
+
+  it('a reply the schema admits is the answer; the request carried the schema and the bans that end it in eot', async () => {
+    replyWith('{"n": 7}');
+    const r = await ask();
+    expect(r.choices[0]!.message.content).toBe('{"n": 7}');
+    const body = fixture.requests.at(-1)!.body!;
+    expect(body.prompt).toEqual(prompt);
+    expect(body.structured_outputs).toEqual({ json: SCHEMA });
+    const bias = body.logit_bias as Record<string, number>;
+    for (const id of [PYTHON_TAG, EOM, END_OF_TEXT]) expect(bias[String(id)]).toBe(-100);
+  });
+
+  it.each([
+    ['JSON the schema does not admit', '{"n": "seven"}', /does not validate against the schema: .*#\/n Instance type "string" is invalid/],
+    ['text that is not JSON', 'seven', /the reply is not JSON/],
+  ])('%s is the error reply_format_violated (500), never an answer', async (_, text, why) => {
+    replyWith(text);
+    const e = await ask().then(() => null, (err: unknown) => err);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toMatchObject({ status: 500, code: 'reply_format_violated', message: expect.stringMatching(why) });
   });
 });
 

@@ -52,6 +52,14 @@ export interface ChatCompletionCreateParams {
   n?: 1 | null;
   parallel_tool_calls?: true | null;
   logprobs?: false | null;
+  /** The reply is held to this form by constrained decoding; a JSON reply is validated once more. */
+  response_format?:
+    | { type: 'text' }
+    | { type: 'json_object' }
+    | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null } }
+    | null;
+  /** Extension (llama-server's field): the reply is a string of this EBNF grammar (root rule `root`). */
+  grammar?: string | null;
 }
 
 export interface CompletionUsage {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ReplyConstraint } from '../../../src/engine/contract';
+import { EngineError } from '../../../src/engine/errors';
 import { samplingRequest } from '../../../tests/support/sampling-request';
 import { completionBody, logitBias } from './completion-request';
 
@@ -35,5 +37,43 @@ describe('completionBody', () => {
   it('leaves the model out when none is configured', () => {
     expect(completionBody(request, 'llama.cpp', undefined)).not.toHaveProperty('model');
     expect(completionBody(request, 'llama.cpp', '')).not.toHaveProperty('model');
+  });
+});
+
+describe('completionBody: a constraint in the server’s own fields', () => {
+  const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+  const grammar = 'root ::= "yes" | "no"';
+  const cases: Record<string, { constraint: ReplyConstraint; kind: 'llama.cpp' | 'vllm'; fields: Record<string, unknown>; absent: string[] }> = {
+    'llama-server, a schema: json_schema': { constraint: { type: 'json_schema', schema }, kind: 'llama.cpp', fields: { json_schema: schema }, absent: ['grammar', 'structured_outputs'] },
+    'llama-server, any object: json_schema {"type": "object"}': { constraint: { type: 'json_object' }, kind: 'llama.cpp', fields: { json_schema: { type: 'object' } }, absent: ['grammar', 'structured_outputs'] },
+    'llama-server, a grammar: grammar (GBNF)': { constraint: { type: 'grammar', grammar }, kind: 'llama.cpp', fields: { grammar }, absent: ['json_schema', 'structured_outputs'] },
+    'vLLM, a schema: structured_outputs.json': { constraint: { type: 'json_schema', schema }, kind: 'vllm', fields: { structured_outputs: { json: schema } }, absent: ['json_schema', 'grammar', 'guided_json'] },
+    'vLLM, any object: structured_outputs.json {"type": "object"}': { constraint: { type: 'json_object' }, kind: 'vllm', fields: { structured_outputs: { json: { type: 'object' } } }, absent: ['json_schema', 'grammar'] },
+    'vLLM, a grammar: structured_outputs.grammar': { constraint: { type: 'grammar', grammar }, kind: 'vllm', fields: { structured_outputs: { grammar } }, absent: ['json_schema', 'grammar', 'guided_grammar'] },
+  };
+
+  it.each(Object.entries(cases))('%s', (_, { constraint, kind, fields, absent }) => {
+    const body = completionBody({ ...samplingRequest([1, 2]), constraint }, kind, undefined);
+    expect(body).toMatchObject({ prompt: [1, 2], ...fields });
+    for (const key of absent) expect(body).not.toHaveProperty(key);
+    // What goes on the wire: the same fields after JSON.
+    expect(JSON.parse(JSON.stringify(body))).toMatchObject(fields);
+  });
+
+  it('no constraint: none of the fields', () => {
+    const body = completionBody(samplingRequest([1, 2]), 'llama.cpp', undefined);
+    for (const key of ['json_schema', 'grammar', 'structured_outputs']) expect(body).not.toHaveProperty(key);
+  });
+
+  it('a server of unknown kind is refused the constraint (invalid_constraint), never sent it unconstrained', () => {
+    const build = () => completionBody({ ...samplingRequest([1, 2]), constraint: { type: 'json_object' } }, 'openai-compatible', undefined);
+    let error: unknown;
+    try {
+      build();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error).toMatchObject({ code: 'invalid_constraint', message: expect.stringMatching(/neither vLLM nor llama-server/) });
   });
 });

@@ -2,7 +2,8 @@
  * The one `POST /v1/completions` body both vLLM and llama-server accept (each ignores the other's
  * fields): the prompt as ids, every sampling setting under both servers' names, ids streamed back
  * (vLLM's `return_token_ids`, llama.cpp's `logprobs.content[].id`), usage at the end, the server's own
- * prefix cache on, special tokens kept as text. Pure.
+ * prefix cache on, special tokens kept as text; a constraint in the fields of the server's own kind
+ * (constraint-fields.ts). Pure.
  *
  * Bans: the engine writes them as -Infinity, which JSON cannot carry. llama-server reads `false` as
  * -Infinity; vLLM clamps biases to ±100, so -100 is the strongest it accepts (logit − 100: a
@@ -10,6 +11,7 @@
  * 1e30 for llama-server and +100 for vLLM; the engine forces tokens by extending the prompt instead.
  */
 import type { SamplingRequest } from '../backend';
+import { constraintFields } from './constraint-fields';
 import type { ServerKind } from './remote-config';
 
 const VLLM_BIAS_LIMIT = 100;
@@ -41,6 +43,7 @@ export function completionBody(request: SamplingRequest, kind: ServerKind, model
     cache_prompt: true,
     return_token_ids: true,
     skip_special_tokens: false,
+    ...(request.constraint ? constraintFields(request.constraint, kind) : {}),
   };
 }
 

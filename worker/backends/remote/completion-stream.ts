@@ -56,6 +56,8 @@ export class CompletionStream {
     private readonly prompt: readonly number[],
     private readonly stopIds: ReadonlySet<number>,
     private readonly maxTokens: number,
+    /** The request carried a constraint: an error event about it is its refusal. */
+    private readonly constrained = false,
   ) {}
 
   /** Whether `[DONE]` arrived. */
@@ -80,7 +82,7 @@ export class CompletionStream {
     }
     if (chunk.error !== undefined && chunk.error !== null) {
       const code = (chunk.error as { code?: unknown }).code;
-      throw httpError(this.url, typeof code === 'number' ? code : 500, data);
+      throw httpError(this.url, typeof code === 'number' ? code : 500, data, this.constrained);
     }
     this.readUsage(chunk);
     const choice = chunk.choices?.[0];

@@ -1,6 +1,7 @@
 /**
  * A remote server's failures as EngineErrors in plain words, each naming the server: unreachable
- * (refused, DNS, dropped mid-stream), the API key refused, the prompt too long for its context, any
+ * (refused, DNS, dropped mid-stream), the API key refused, the prompt too long for its context, a
+ * constraint it refused (a grammar or schema it cannot parse or convert: `invalid_constraint`), any
  * other 4xx/5xx with the server's own message. Pure except for reading an error body.
  */
 import { EngineError } from '../../../src/engine/errors';
@@ -32,11 +33,20 @@ export function serverMessage(body: string): { message: string; type: string } {
 
 const CONTEXT_TOO_LONG = /exceed_context_size|maximum context length|exceeds the available context size|context length|too long for the context/i;
 
-/** A non-2xx response (or an error event inside a stream) → the matching EngineError. */
-export function httpError(url: string, status: number, body: string): EngineError {
+/** What a 400 says when the request's grammar or schema is what the server refused (llama-server's and vLLM's wording). */
+const CONSTRAINT_REFUSED = /grammar|schema|structured.?output/i;
+
+/**
+ * A non-2xx response (or an error event inside a stream) → the matching EngineError. `constrained`:
+ * the request carried a constraint, so a 400 about a grammar or schema is that constraint's refusal.
+ */
+export function httpError(url: string, status: number, body: string, constrained = false): EngineError {
   const { message, type } = serverMessage(body);
   if (CONTEXT_TOO_LONG.test(type) || (status === 400 && CONTEXT_TOO_LONG.test(message))) {
     return new EngineError('context_overflow', `the prompt does not fit the context of the engine server at ${url}: ${message}`);
+  }
+  if (constrained && status === 400 && CONSTRAINT_REFUSED.test(message)) {
+    return new EngineError('invalid_constraint', `the engine server at ${url} refused the constraint: ${message}`);
   }
   if (status === 401 || status === 403) {
     return new EngineError('server_error', `the engine server at ${url} refused the API key (${status}): ${message}`);
