@@ -87,7 +87,14 @@ function forcedIds(matcher: GrammarMatcher, vocabulary: Vocabulary, limit: numbe
 
 /** Forbids every id the mask does not allow, and every special id but `stopId`. */
 function applyMask(logits: Float32Array, mask: Int32Array, stopId: number): void {
-  for (let id = 0; id < FIRST_SPECIAL_ID; id++) if (!allowedBy(mask, id)) logits[id] = -Infinity;
+  // A word at a time: all allowed (-1) is skipped, none allowed (0) is filled.
+  for (let word = 0; word < FIRST_SPECIAL_ID >>> 5; word++) {
+    const bits = mask[word]!;
+    if (bits === -1) continue;
+    const base = word << 5;
+    if (bits === 0) logits.fill(-Infinity, base, base + 32);
+    else for (let bit = 0; bit < 32; bit++) if (((bits >>> bit) & 1) === 0) logits[base + bit] = -Infinity;
+  }
   for (let id = FIRST_SPECIAL_ID; id < VOCAB_SIZE; id++) if (id !== stopId || !allowedBy(mask, id)) logits[id] = -Infinity;
 }
 
