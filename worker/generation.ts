@@ -29,6 +29,8 @@ export interface PreparedRequest {
   banned: readonly number[];
   /** Step i can only produce forced[i] (the first `force` processor); after it the model runs free. */
   forced: readonly number[];
+  /** The request's cache salt ('' when none). */
+  cacheSalt: string;
 }
 
 /** Checks a request against the context window; throws EngineError (or RangeError for sampling). */
@@ -53,7 +55,8 @@ export function prepareRequest(request: GenerateRequest, contextWindow: number):
     if (spec.type === 'ban') banned.push(...spec.tokens);
     else if (forced.length === 0) forced.push(...spec.tokens);
   }
-  return { tokens, maxTokens, sampling: resolveSampling(request.sampling), seed: request.sampling?.seed ?? randomSeed(), banned, forced };
+  if (request.cacheSalt !== undefined && typeof request.cacheSalt !== 'string') throw new EngineError('invalid_request', 'cacheSalt must be a string');
+  return { tokens, maxTokens, sampling: resolveSampling(request.sampling), seed: request.sampling?.seed ?? randomSeed(), banned, forced, cacheSalt: request.cacheSalt ?? '' };
 }
 
 /** What a generation loop hands back to the engine. */

@@ -64,7 +64,7 @@ export async function generateWithLogits(
     return jump;
   };
 
-  let plan = cache.plan(tokens);
+  let plan = cache.plan(tokens, request.cacheSalt);
   if (plan.keep < cache.length) {
     if (plan.keep > 0 && backend.truncate) {
       await backend.truncate(plan.keep);
@@ -75,6 +75,7 @@ export async function generateWithLogits(
       plan = { keep: 0, suffix: tokens.slice() };
     }
   }
+  cache.useSalt(request.cacheSalt);
   stats.reusedTokens = plan.keep;
   stats.prefilledTokens = plan.suffix.length;
 

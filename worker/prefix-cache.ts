@@ -5,6 +5,8 @@
  */
 export class PrefixCache {
   private fed: number[] = [];
+  /** The cache salt of the requests that filled it: another salt shares nothing. */
+  private salt = '';
 
   /** Ids in the KV cache. */
   get length(): number {
@@ -17,11 +19,16 @@ export class PrefixCache {
    * logits after the last prompt id are needed), so a prompt equal to — or a prefix of — the cache
    * keeps one id fewer than it shares.
    */
-  plan(tokens: readonly number[]): { keep: number; suffix: number[] } {
-    const limit = Math.min(this.fed.length, tokens.length - 1);
+  plan(tokens: readonly number[], salt = ''): { keep: number; suffix: number[] } {
+    const limit = salt === this.salt ? Math.min(this.fed.length, tokens.length - 1) : 0;
     let keep = 0;
     while (keep < limit && this.fed[keep] === tokens[keep]) keep++;
     return { keep, suffix: tokens.slice(keep) };
+  }
+
+  /** From now on the cache holds what requests of `salt` fed. */
+  useSalt(salt: string): void {
+    this.salt = salt;
   }
 
   /** Records ids just fed to the backend. */

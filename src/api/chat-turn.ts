@@ -86,6 +86,7 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
         maxTokens: request.maxTokens,
         logitsProcessors: plan.logitsProcessors,
         ...(plan.constraint ? { constraint: plan.constraint } : {}),
+        ...(request.cacheSalt ? { cacheSalt: request.cacheSalt } : {}),
       },
       request.stop,
       handlers.signal,

@@ -58,6 +58,8 @@ export interface ChatTurnRequest {
   stop: string[];
   /** The reply's form (JSON, a schema, a grammar), enforced while it is generated; absent: free text or calls. */
   replyFormat?: ReplyFormat;
+  /** Requests with different salts never share cached ids. */
+  cacheSalt?: string;
 }
 
 export type TurnFinish = 'stop' | 'length' | 'tool_calls';

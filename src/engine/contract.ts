@@ -101,6 +101,11 @@ export interface GenerateRequest {
    * continuation is refused.
    */
   constraint?: Constraint;
+  /**
+   * The KV cache is shared only between requests with the same salt (absent: the empty salt): a prompt
+   * never reuses ids cached for another salt, so one client cannot learn from the cache what another sent.
+   */
+  cacheSalt?: string;
 }
 
 export type StopReason = 'eom' | 'eot' | 'end_of_text' | 'length' | 'abort';

@@ -46,6 +46,7 @@ export function readChatRequest(value: unknown): ChatRequest {
     stop: generation.stop,
     ...(generation.maxTokens !== undefined ? { maxTokens: generation.maxTokens } : {}),
     ...(replyFormat ? { replyFormat } : {}),
+    ...(generation.cacheSalt ? { cacheSalt: generation.cacheSalt } : {}),
   };
   return { model, turn, stream: generation.stream, includeUsage: generation.includeUsage };
 }
@@ -87,12 +88,14 @@ function readMessages(value: unknown): ApiMessage[] {
 function readMessage(value: unknown, at: string): ApiMessage {
   const m = objectAt(value, at);
   const role = m.role;
+  // `name` is accepted and not shown to the model: Llama 3.1's format has no place for it (vLLM's template drops it too).
+  if (present(m, 'name') && typeof m.name !== 'string') throw invalidField(`${at}.name`, 'expected a string');
   if (role === 'system' || role === 'developer' || role === 'user') {
-    onlyKnown(m, ['role', 'content'], at);
+    onlyKnown(m, ['role', 'content', 'name'], at);
     return { source: at, role: role === 'user' ? 'user' : 'system', content: textContent(m.content, `${at}.content`) };
   }
   if (role === 'assistant') {
-    onlyKnown(m, ['role', 'content', 'tool_calls', 'refusal'], at);
+    onlyKnown(m, ['role', 'content', 'tool_calls', 'refusal', 'name'], at);
     if (present(m, 'refusal')) throw unsupportedField(`${at}.refusal`, 'this model does not refuse through a separate field');
     const content = present(m, 'content') ? textContent(m.content, `${at}.content`) : '';
     const toolCalls = present(m, 'tool_calls') ? readToolCalls(m.tool_calls, `${at}.tool_calls`) : [];

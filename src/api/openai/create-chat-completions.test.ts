@@ -260,7 +260,7 @@ describe('tool_choice', () => {
 describe('refused requests (nothing is generated)', () => {
   const cases: Record<string, { body: Record<string, unknown>; status: number; param: string | null; code?: string }> = {
     'unknown model': { body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, status: 404, param: 'model', code: 'model_not_found' },
-    'an unsupported field': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], user: 'me' }, status: 400, param: 'user', code: 'unsupported_parameter' },
+    'an unsupported field': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], service_tier: 'flex' }, status: 400, param: 'service_tier', code: 'unsupported_parameter' },
     'n above 1': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], n: 2 }, status: 400, param: 'n' },
     'strict that is not a boolean': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', strict: 'yes' } }] }, status: 400, param: 'tools[0].function.strict' },
     'a tool schema with a keyword the grammar does not enforce': {
@@ -269,7 +269,7 @@ describe('refused requests (nothing is generated)', () => {
       param: 'tools[0].function.parameters',
     },
     'an image part': { body: { model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, status: 400, param: 'messages[0].content[0].type' },
-    'a message name': { body: { model: MODEL, messages: [{ role: 'user', content: 'x', name: 'bob' }] }, status: 400, param: 'messages[0].name' },
+    'a message name that is not a string': { body: { model: MODEL, messages: [{ role: 'user', content: 'x', name: 7 }] }, status: 400, param: 'messages[0].name' },
     'a JSON reply together with tool calls': {
       body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_object' }, tools: [{ type: 'function', function: { name: 'f' } }] },
       status: 400,

@@ -8,8 +8,8 @@ import { invalidField } from '../api-error';
 import { defaultOnly, isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, type JsonObject } from './fields';
 
 export const GENERATION_FIELDS = [
-  'temperature', 'top_p', 'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias',
-  'max_tokens', 'stop', 'stream', 'stream_options', 'n',
+  'temperature', 'top_p', 'top_k', 'min_p', 'repetition_penalty', 'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias',
+  'max_tokens', 'stop', 'stream', 'stream_options', 'n', 'user', 'cache_salt',
 ] as const;
 
 export interface GenerationFields {
@@ -18,6 +18,8 @@ export interface GenerationFields {
   stop: string[];
   stream: boolean;
   includeUsage: boolean;
+  /** `cache_salt` (vLLM's): requests with different salts never share cached ids. */
+  cacheSalt?: string;
 }
 
 const MAX_STOPS = 4;
@@ -33,9 +35,18 @@ export function readGenerationFields(body: JsonObject, maxTokensKeys: readonly s
   set('frequencyPenalty', optionalNumber(body, 'frequency_penalty', { min: -2, max: 2 }));
   set('presencePenalty', optionalNumber(body, 'presence_penalty', { min: -2, max: 2 }));
   set('logitBias', logitBias(body));
+  // vLLM's and llama-server's: top_k -1 (vLLM) and 0 (llama-server) both mean off.
+  const topK = optionalNumber(body, 'top_k', { min: -1, max: Number.MAX_SAFE_INTEGER, integer: true });
+  set('topK', topK === undefined ? undefined : Math.max(topK, 0));
+  set('minP', optionalNumber(body, 'min_p', { min: 0, max: 1 }));
+  set('repetitionPenalty', optionalNumber(body, 'repetition_penalty', { min: 0, max: 100, minExclusive: true }));
+  // Accepted as OpenAI documents it (an end-user id for abuse monitoring); this server stores and logs nothing of it.
+  if (present(body, 'user') && typeof body.user !== 'string') throw invalidField('user', 'expected a string');
+  const cacheSalt = present(body, 'cache_salt') ? body.cache_salt : undefined;
+  if (cacheSalt !== undefined && (typeof cacheSalt !== 'string' || cacheSalt === '')) throw invalidField('cache_salt', 'expected a non-empty string');
   defaultOnly(body, 'n', 1, 'one choice per request');
   const stream = optionalBoolean(body, 'stream') ?? false;
-  return { sampling, maxTokens: maxTokens(body, maxTokensKeys), stop: stops(body), stream, includeUsage: includeUsage(body, stream) };
+  return { sampling, maxTokens: maxTokens(body, maxTokensKeys), stop: stops(body), stream, includeUsage: includeUsage(body, stream), ...(cacheSalt ? { cacheSalt } : {}) };
 }
 
 function maxTokens(body: JsonObject, keys: readonly string[]): number | undefined {

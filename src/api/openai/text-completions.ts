@@ -111,7 +111,7 @@ async function generateText(r: TextRun): Promise<{ text: string; emitted: Emitte
     const emitted = await generatePieces(
       r.engine,
       r.tokenizer,
-      { tokens: r.tokens, sampling: { ...r.model.sampling, ...r.generation.sampling }, maxTokens: r.maxTokens },
+      { tokens: r.tokens, sampling: { ...r.model.sampling, ...r.generation.sampling }, maxTokens: r.maxTokens, ...(r.generation.cacheSalt ? { cacheSalt: r.generation.cacheSalt } : {}) },
       r.generation.stop,
       r.signal,
       (pieces) => send(stream.update(pieces)),

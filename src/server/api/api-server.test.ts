@@ -230,3 +230,73 @@ describe('failures', () => {
     }
   });
 });
+
+describe('what engine servers accept: fields, cache salts, health and metrics', () => {
+  const ask = (extra: Record<string, unknown>, content = 'Say something about the sea and the sky.') =>
+    client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content }], max_tokens: 3, temperature: 0, ...extra } as never) as Promise<{
+      usage: { prompt_tokens_details?: { cached_tokens?: number } };
+    }>;
+  const cached = (r: { usage: { prompt_tokens_details?: { cached_tokens?: number } } }) => r.usage.prompt_tokens_details?.cached_tokens;
+
+  it('user, messages[].name, top_k, min_p and repetition_penalty are accepted; the name is not shown to the model', async () => {
+    await ask({ user: 'user-1234', top_k: 40, min_p: 0.05, repetition_penalty: 1.1 });
+    const named = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi', name: 'bob' }], max_tokens: 2 });
+    expect(named.choices).toHaveLength(1);
+    expect(turns.at(-1)!.prompt.text).not.toContain('bob');
+    expect(engine.calls.at(-2)!.request.sampling).toMatchObject({ topK: 40, minP: 0.05, repetitionPenalty: 1.1 });
+    for (const [field, value] of [['top_k', 1.5], ['min_p', 2], ['repetition_penalty', 0], ['user', 7], ['cache_salt', '']] as const) {
+      await expect(ask({ [field]: value })).rejects.toMatchObject({ status: 400, param: field });
+    }
+  });
+
+  it('top_k -1 (vLLM) and 0 (llama-server) both mean off', async () => {
+    await ask({ top_k: -1 });
+    expect(engine.calls.at(-1)!.request.sampling?.topK).toBe(0);
+  });
+
+  it('cache_salt: requests with different salts never share cached ids; the same salt does', async () => {
+    const first = await ask({ cache_salt: 'tenant-a' });
+    expect(cached(first)).toBe(0);
+    expect(cached(await ask({ cache_salt: 'tenant-a' }))).toBeGreaterThan(0);
+    expect(cached(await ask({ cache_salt: 'tenant-b' }))).toBe(0);
+    expect(cached(await ask({}))).toBe(0);
+    expect(cached(await ask({}))).toBeGreaterThan(0);
+  });
+
+  it('GET /health answers without a key; /metrics counts requests and tokens, behind the key', async () => {
+    const keyed = createApiServer({ engine, date: DATE, apiKey: 'sk-test' });
+    const url = (await listen(keyed)).replace(/\/v1$/, '');
+    try {
+      const health = await fetch(`${url}/health`);
+      expect([health.status, await health.json()]).toEqual([200, { status: 'ok', model: MODEL }]);
+      expect((await fetch(`${url}/metrics`)).status).toBe(401);
+      const auth = { authorization: 'Bearer sk-test' };
+      const chat = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 }) });
+      expect(chat.status).toBe(200);
+      await fetch(`${url}/v1/nothing`, { headers: auth });
+      const metrics = await fetch(`${url}/metrics`, { headers: auth });
+      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = await metrics.text();
+      expect(text).toMatch(/^llama_agent_requests_total\{route="\/v1\/chat\/completions",status="200"\} 1$/m);
+      expect(text).toMatch(/^llama_agent_requests_total\{route="other",status="404"\} 1$/m);
+      expect(text).toMatch(/^llama_agent_requests_total\{route="\/health",status="200"\} 1$/m);
+      expect(Number(/^llama_agent_prompt_tokens_total (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(5);
+      expect(Number(/^llama_agent_completion_tokens_total (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+      expect(text).toMatch(/^# TYPE llama_agent_generations_queued gauge$/m);
+    } finally {
+      keyed.closeAllConnections();
+      await new Promise((resolve) => keyed.close(resolve));
+    }
+  });
+
+  it('GET /health is a 503 while no model is loaded', async () => {
+    const empty = createApiServer({ engine: { generate: engine.generate.bind(engine), model: null, tokenizer } });
+    const url = (await listen(empty)).replace(/\/v1$/, '');
+    try {
+      const health = await fetch(`${url}/health`);
+      expect([health.status, await health.json()]).toEqual([503, { status: 'no model loaded' }]);
+    } finally {
+      await new Promise((resolve) => empty.close(resolve));
+    }
+  });
+});

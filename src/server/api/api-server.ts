@@ -21,6 +21,7 @@ import type { TranscriptMemory } from '../../api/transcript-memory';
 import { isAbortError } from '../../engine/errors';
 import { malformedTargetReason } from '../malformed-target';
 import { checkBearer } from './bearer-auth';
+import { ServerMetrics } from './server-metrics';
 import { readJsonBody } from './read-json-body';
 import { checkContentType, checkHost, LOOPBACK_HOSTS } from './request-guards';
 import { endEvents, sendEvent, startEvents } from './sse';
@@ -38,7 +39,9 @@ export interface ApiServerOptions extends SurfaceOptions {
 type Handler = (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => Promise<void>;
 
 export function createApiServer(options: ApiServerOptions): Server {
-  const { engine, apiKey, allowedHosts = LOOPBACK_HOSTS, ...surface } = options;
+  const { engine: served, apiKey, allowedHosts = LOOPBACK_HOSTS, ...surface } = options;
+  const metrics = new ServerMetrics();
+  const engine = metrics.counting(served);
   const chat = createChatCompletions(engine, surface);
   const text = createTextCompletions(engine, surface);
   const created = Math.floor(Date.now() / 1000);
@@ -50,6 +53,13 @@ export function createApiServer(options: ApiServerOptions): Server {
     '/v1/models': { GET: async (_req, res) => sendJson(res, 200, { object: 'list', data: models() }) },
     '/v1/chat/completions': { POST: async (req, res, signal) => answer(res, await chat.chat.completions.create((await readJsonBody(req)) as never, { signal })) },
     '/v1/completions': { POST: async (req, res, signal) => answer(res, await text.completions.create((await readJsonBody(req)) as never, { signal })) },
+    '/metrics': {
+      GET: async (_req, res) => {
+        const body = metrics.render();
+        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      },
+    },
   };
 
   const modelRoute = (path: string): Handler | undefined => {
@@ -75,14 +85,19 @@ export function createApiServer(options: ApiServerOptions): Server {
       }
       const path = new URL(req.url ?? '/', 'http://server').pathname.replace(/\/+$/, '');
       checkHost(req, allowedHosts);
+      // Liveness for load balancers and orchestrators, as llama-server's: no key needed, nothing revealed but the model's id.
+      if (path === '/health' && req.method === 'GET') {
+        return engine.model ? sendJson(res, 200, { status: 'ok', model: engine.model.modelId }) : sendJson(res, 503, { status: 'no model loaded' });
+      }
       checkBearer(req, apiKey);
       checkContentType(req);
       const byMethod = routes[path];
       const handler = byMethod ? byMethod[req.method ?? ''] : req.method === 'GET' ? modelRoute(path) : undefined;
       if (handler) return handler(req, res, controller.signal);
       if (byMethod) throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${req.method} is not allowed on ${path}: use ${Object.keys(byMethod).join(', ')}`);
-      throw new ApiError(404, 'not_found_error', 'unknown_url', `no route ${req.method} ${path}: this server serves /v1/models, /v1/chat/completions and /v1/completions`);
+      throw new ApiError(404, 'not_found_error', 'unknown_url', `no route ${req.method} ${path}: this server serves /v1/models, /v1/chat/completions, /v1/completions, /health and /metrics`);
     };
+    res.on('finish', () => metrics.request(knownRoute(req.url), res.statusCode));
     run().catch((e: unknown) => {
       if (isAbortError(e) || res.headersSent) return; // the client has gone, or a stream ended its own way
       const error = toApiError(e);
@@ -91,6 +106,13 @@ export function createApiServer(options: ApiServerOptions): Server {
       sendJson(res, error.status, error.toJSON());
     });
   });
+}
+
+/** The route a request target names, for the metrics' labels (never the raw target: its cardinality is the client's). */
+function knownRoute(url: string | undefined): string {
+  const path = (url ?? '').split('?')[0]!.replace(/\/+$/, '');
+  if (['/v1/models', '/v1/chat/completions', '/v1/completions', '/health', '/metrics'].includes(path)) return path;
+  return path.startsWith('/v1/models/') ? '/v1/models/{id}' : 'other';
 }
 
 /** A finished response as JSON, a stream as server-sent events. */
