@@ -22,6 +22,8 @@ export interface ChatRequest {
   turn: ChatTurnRequest;
   stream: boolean;
   includeUsage: boolean;
+  /** Choices to sample from the prompt (`n`). */
+  choices: number;
 }
 
 /** OpenAI's rule for function names. */
@@ -48,7 +50,7 @@ export function readChatRequest(value: unknown): ChatRequest {
     ...(replyFormat ? { replyFormat } : {}),
     ...(generation.cacheSalt ? { cacheSalt: generation.cacheSalt } : {}),
   };
-  return { model, turn, stream: generation.stream, includeUsage: generation.includeUsage };
+  return { model, turn, stream: generation.stream, includeUsage: generation.includeUsage, choices: generation.choices };
 }
 
 /**

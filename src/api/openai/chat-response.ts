@@ -26,28 +26,35 @@ function wireCall(call: ApiToolCall): ChatCompletionToolCall {
   return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 
-/** Content is null when the reply is only calls, as OpenAI writes it. */
-export function chatCompletion(who: ResponseIdentity, result: ChatTurnResult): ChatCompletion {
-  const calls = result.toolCalls.map(wireCall);
-  const content = result.content === '' && calls.length > 0 ? null : result.content;
+/** Several choices of one prompt: the prompt counted once (as the first choice read it), every choice's tokens. */
+export function usageOfChoices(results: readonly ChatTurnResult[]): CompletionUsage {
+  const first = results[0]!.usage;
+  return usageOf({ ...first, completionTokens: results.reduce((n, r) => n + r.usage.completionTokens, 0) });
+}
+
+/** One choice per result, in order; content is null when a reply is only calls, as OpenAI writes it. */
+export function chatCompletion(who: ResponseIdentity, results: readonly ChatTurnResult[]): ChatCompletion {
   return {
     ...who,
     object: 'chat.completion',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, logprobs: null, finish_reason: result.finish }],
-    usage: usageOf(result.usage),
+    choices: results.map((result, index) => {
+      const calls = result.toolCalls.map(wireCall);
+      const content = result.content === '' && calls.length > 0 ? null : result.content;
+      return { index, message: { role: 'assistant' as const, content, refusal: null, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, logprobs: null, finish_reason: result.finish };
+    }),
+    usage: usageOfChoices(results),
   };
 }
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
 
-export function chunk(who: ResponseIdentity, delta: Delta, finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null): ChatCompletionChunk {
-  return { ...who, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+export function chunk(who: ResponseIdentity, delta: Delta, finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null, choice = 0): ChatCompletionChunk {
+  return { ...who, object: 'chat.completion.chunk', choices: [{ index: choice, delta, logprobs: null, finish_reason: finish }] };
 }
 
-/** After the content deltas: one chunk per call (whole, with its index), the finish, and the usage when asked. */
-export function closingChunks(who: ResponseIdentity, result: ChatTurnResult, includeUsage: boolean): ChatCompletionChunk[] {
-  const out = result.toolCalls.map((call, index) => chunk(who, { tool_calls: [{ index, ...wireCall(call) }] }));
-  out.push(chunk(who, {}, result.finish));
-  if (includeUsage) out.push({ ...who, object: 'chat.completion.chunk', choices: [], usage: usageOf(result.usage) });
+/** After a choice's content deltas: one chunk per call (whole, with its index) and the finish. */
+export function closingChunks(who: ResponseIdentity, result: ChatTurnResult, choice = 0): ChatCompletionChunk[] {
+  const out = result.toolCalls.map((call, index) => chunk(who, { tool_calls: [{ index, ...wireCall(call) }] }, null, choice));
+  out.push(chunk(who, {}, result.finish, choice));
   return out;
 }

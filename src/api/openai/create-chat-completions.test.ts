@@ -261,7 +261,8 @@ describe('refused requests (nothing is generated)', () => {
   const cases: Record<string, { body: Record<string, unknown>; status: number; param: string | null; code?: string }> = {
     'unknown model': { body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, status: 404, param: 'model', code: 'model_not_found' },
     'an unsupported field': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], service_tier: 'flex' }, status: 400, param: 'service_tier', code: 'unsupported_parameter' },
-    'n above 1': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], n: 2 }, status: 400, param: 'n' },
+    'n above 8': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], n: 9 }, status: 400, param: 'n' },
+    'n that is not a whole number': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], n: 1.5 }, status: 400, param: 'n' },
     'strict that is not a boolean': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', strict: 'yes' } }] }, status: 400, param: 'tools[0].function.strict' },
     'a tool schema with a keyword the grammar does not enforce': {
       body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } } } }] },

@@ -15,7 +15,7 @@ import { checkModel, turnDeps, type ApiEngine, type SurfaceOptions } from '../ap
 import { prepareChatTurn, runPreparedTurn } from '../chat-turn';
 import { TranscriptMemory } from '../transcript-memory';
 import { readChatRequest } from './chat-request';
-import { chatCompletion, chunk, closingChunks, responseIdentity } from './chat-response';
+import { chatCompletion, chunk, closingChunks, responseIdentity, usageOfChoices } from './chat-response';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from './wire-types';
 
 export interface ChatCompletionsOptions extends SurfaceOptions {
@@ -48,16 +48,30 @@ export function createChatCompletions(engine: ApiEngine, options: ChatCompletion
     checkModel(parsed.model, model);
     const prepared = prepareChatTurn(deps, parsed.turn);
     const who = responseIdentity(model.modelId, 'chatcmpl');
+    // Choice i after the first: the same prompt (read from the KV cache), its own seed when the request set one.
+    const choice = (i: number) => {
+      const seed = parsed.turn.sampling.seed;
+      return i === 0 || seed === undefined ? prepared : { ...prepared, request: { ...prepared.request, sampling: { ...prepared.request.sampling, seed: seed + i } } };
+    };
     if (!parsed.stream) {
-      const result = await runPreparedTurn(deps, prepared, { signal: request.signal });
-      options.onTurn?.(result);
-      return chatCompletion(who, result);
+      const results = [];
+      for (let i = 0; i < parsed.choices; i++) {
+        const result = await runPreparedTurn(deps, choice(i), { signal: request.signal });
+        options.onTurn?.(result);
+        results.push(result);
+      }
+      return chatCompletion(who, results);
     }
     return abortableStream<ChatCompletionChunk>(async (push, signal) => {
-      push(chunk(who, { role: 'assistant', content: '' }));
-      const result = await runPreparedTurn(deps, prepared, { signal, onContent: (content) => push(chunk(who, { content })) });
-      options.onTurn?.(result);
-      for (const c of closingChunks(who, result, parsed.includeUsage)) push(c);
+      const results = [];
+      for (let i = 0; i < parsed.choices; i++) {
+        push(chunk(who, { role: 'assistant', content: '' }, null, i));
+        const result = await runPreparedTurn(deps, choice(i), { signal, onContent: (content) => push(chunk(who, { content }, null, i)) });
+        options.onTurn?.(result);
+        for (const c of closingChunks(who, result, i)) push(c);
+        results.push(result);
+      }
+      if (parsed.includeUsage) push({ ...who, object: 'chat.completion.chunk', choices: [], usage: usageOfChoices(results) });
     }, request.signal);
   }
 

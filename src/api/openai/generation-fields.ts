@@ -5,7 +5,7 @@
 import type { SamplingParams } from '../../engine/contract';
 import { VOCAB_SIZE } from '../../format/special-tokens';
 import { invalidField } from '../api-error';
-import { defaultOnly, isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, type JsonObject } from './fields';
+import { isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, type JsonObject } from './fields';
 
 export const GENERATION_FIELDS = [
   'temperature', 'top_p', 'top_k', 'min_p', 'repetition_penalty', 'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias',
@@ -20,7 +20,11 @@ export interface GenerationFields {
   includeUsage: boolean;
   /** `cache_salt` (vLLM's): requests with different salts never share cached ids. */
   cacheSalt?: string;
+  /** Choices to sample from the one prompt (`n`, 1 to MAX_CHOICES). */
+  choices: number;
 }
+
+export const MAX_CHOICES = 8;
 
 const MAX_STOPS = 4;
 
@@ -44,9 +48,9 @@ export function readGenerationFields(body: JsonObject, maxTokensKeys: readonly s
   if (present(body, 'user') && typeof body.user !== 'string') throw invalidField('user', 'expected a string');
   const cacheSalt = present(body, 'cache_salt') ? body.cache_salt : undefined;
   if (cacheSalt !== undefined && (typeof cacheSalt !== 'string' || cacheSalt === '')) throw invalidField('cache_salt', 'expected a non-empty string');
-  defaultOnly(body, 'n', 1, 'one choice per request');
+  const choices = optionalNumber(body, 'n', { min: 1, max: MAX_CHOICES, integer: true }) ?? 1;
   const stream = optionalBoolean(body, 'stream') ?? false;
-  return { sampling, maxTokens: maxTokens(body, maxTokensKeys), stop: stops(body), stream, includeUsage: includeUsage(body, stream), ...(cacheSalt ? { cacheSalt } : {}) };
+  return { sampling, maxTokens: maxTokens(body, maxTokensKeys), stop: stops(body), stream, includeUsage: includeUsage(body, stream), choices, ...(cacheSalt ? { cacheSalt } : {}) };
 }
 
 function maxTokens(body: JsonObject, keys: readonly string[]): number | undefined {

@@ -59,6 +59,7 @@ export function createTextCompletions(engine: ApiEngine, options: SurfaceOptions
     checkModel(requiredString(body, 'model'), model);
     defaultOnly(body, 'echo', false, 'the prompt is not repeated in the text');
     defaultOnly(body, 'best_of', 1, 'one completion per request');
+    defaultOnly(body, 'n', 1, 'one completion per request: chat completions sample several');
     if (present(body, 'suffix')) throw invalidField('suffix', 'insertion is not supported: Llama 3.1 continues a prompt');
     if (present(body, 'logprobs')) throw invalidField('logprobs', 'log probabilities are not returned');
     const generation = readGenerationFields(body);

@@ -78,7 +78,7 @@ export interface ChatCompletion {
   created: number;
   model: string;
   choices: Array<{
-    index: 0;
+    index: number;
     message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: ChatCompletionToolCall[] };
     logprobs: null;
     finish_reason: ChatFinishReason;
@@ -92,7 +92,7 @@ export interface ChatCompletionChunk {
   created: number;
   model: string;
   choices: Array<{
-    index: 0;
+    index: number;
     delta: { role?: 'assistant'; content?: string; tool_calls?: Array<ChatCompletionToolCall & { index: number }> };
     logprobs: null;
     finish_reason: ChatFinishReason | null;

@@ -300,3 +300,44 @@ describe('what engine servers accept: fields, cache salts, health and metrics', 
     }
   });
 });
+
+describe('n choices from one prompt', () => {
+  const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'Tell me a story about a lighthouse.' }], max_tokens: 4, temperature: 1, seed: 7 };
+
+  it('n: 3 gives three choices, each what its own seed gives alone; the prompt is prefilled once', async () => {
+    const before = engine.calls.length;
+    const r = await client.chat.completions.create({ ...request, n: 3 });
+    expect(r.choices.map((c) => c.index)).toEqual([0, 1, 2]);
+    const runs = engine.calls.slice(before);
+    expect(runs).toHaveLength(3);
+    const prompt = runs[0]!.result!.stats.promptTokens;
+    for (const run of runs.slice(1)) expect(run.result!.stats.reusedTokens).toBe(prompt - 1);
+    expect(r.usage).toMatchObject({ prompt_tokens: prompt, completion_tokens: runs.reduce((n, c) => n + c.result!.stats.decodedTokens, 0) });
+    for (const [i, choice] of r.choices.entries()) {
+      const alone = await client.chat.completions.create({ ...request, seed: 7 + i });
+      expect(choice.message.content).toBe(alone.choices[0]!.message.content);
+    }
+  });
+
+  it('streamed, each choice arrives under its index and ends with its own finish', async () => {
+    const stream = await client.chat.completions.create({ ...request, n: 2, stream: true, stream_options: { include_usage: true } });
+    const text = ['', ''];
+    const finishes: Array<[number, string]> = [];
+    let usage = 0;
+    for await (const part of stream) {
+      for (const c of part.choices) {
+        text[c.index] += c.delta.content ?? '';
+        if (c.finish_reason) finishes.push([c.index, c.finish_reason]);
+      }
+      if (part.usage) usage++;
+    }
+    expect(finishes.map(([i]) => i)).toEqual([0, 1]);
+    expect(text.every((t) => t.length > 0)).toBe(true);
+    expect(usage).toBe(1);
+  });
+
+  it('n beyond 8, or n on text completions, is a 400 naming it', async () => {
+    await expect(client.chat.completions.create({ ...request, n: 9 })).rejects.toMatchObject({ status: 400, param: 'n' });
+    await expect(client.completions.create({ model: MODEL, prompt: 'x', n: 2 })).rejects.toMatchObject({ status: 400, param: 'n' });
+  });
+});
