@@ -114,6 +114,9 @@ export class Engine {
     const loaded = this.loaded;
     if (!loaded) throw new EngineError('not_loaded', 'no model is loaded: call load() first');
     const prepared = prepareRequest(request, loaded.info.contextWindow);
+    if (prepared.logprobs !== null && loaded.backend.kind === 'sampling') {
+      throw new EngineError('invalid_request', 'log probabilities come from the logits, which an engine server keeps on its side: not available here');
+    }
     const batcher = new IdBatcher(onIds);
     // Opened before the backend is touched: a constraint that cannot be followed leaves the cache as it was.
     const constraint = loaded.backend.kind === 'logits' && request.constraint ? await this.openConstraint(request) : null;

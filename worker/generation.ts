@@ -8,6 +8,7 @@ import { EngineError } from '../src/engine/errors';
 import { FIRST_SPECIAL_ID, PYTHON_TAG, STOP_IDS, VOCAB_SIZE } from '../src/format/special-tokens';
 import { randomSeed } from './rng';
 import { resolveSampling, type ResolvedSampling } from './sampler';
+import { MAX_TOP_LOGPROBS } from './token-logprobs';
 
 export const DEFAULT_MAX_TOKENS = 1024;
 
@@ -31,6 +32,8 @@ export interface PreparedRequest {
   forced: readonly number[];
   /** The request's cache salt ('' when none). */
   cacheSalt: string;
+  /** Alternatives to report per emitted id, or null for no log probabilities. */
+  logprobs: number | null;
 }
 
 /** Checks a request against the context window; throws EngineError (or RangeError for sampling). */
@@ -56,7 +59,9 @@ export function prepareRequest(request: GenerateRequest, contextWindow: number):
     else if (forced.length === 0) forced.push(...spec.tokens);
   }
   if (request.cacheSalt !== undefined && typeof request.cacheSalt !== 'string') throw new EngineError('invalid_request', 'cacheSalt must be a string');
-  return { tokens, maxTokens, sampling: resolveSampling(request.sampling), seed: request.sampling?.seed ?? randomSeed(), banned, forced, cacheSalt: request.cacheSalt ?? '' };
+  const logprobs = request.logprobs ?? null;
+  if (logprobs !== null && !(Number.isInteger(logprobs) && logprobs >= 0 && logprobs <= MAX_TOP_LOGPROBS)) throw new RangeError(`logprobs must be an integer from 0 to ${MAX_TOP_LOGPROBS}`);
+  return { tokens, maxTokens, sampling: resolveSampling(request.sampling), seed: request.sampling?.seed ?? randomSeed(), banned, forced, cacheSalt: request.cacheSalt ?? '', logprobs };
 }
 
 /** What a generation loop hands back to the engine. */

@@ -5,6 +5,7 @@
  * Invariant: `cache` lists exactly the ids the backend's KV cache holds, after success, abort or
  * failure alike (a failure inside the backend clears both: see the engine).
  */
+import type { TokenLogprob } from '../src/engine/contract';
 import { stopKind } from '../src/format/special-tokens';
 import type { LogitsBackend } from './backends/backend';
 import type { ConstraintSession } from './grammar/constraint-session';
@@ -13,6 +14,7 @@ import type { IdBatcher } from './id-batcher';
 import type { PrefixCache } from './prefix-cache';
 import { createRng } from './rng';
 import type { Sampler } from './sampler';
+import { tokenLogprob } from './token-logprobs';
 import { yieldToEventLoop } from './yield';
 
 /** The pick of a prefill chunk whose logits are not needed. */
@@ -34,11 +36,15 @@ export async function generateWithLogits(
   const rng = createRng(request.seed);
   const emitted: number[] = [];
   const recent = tokens.slice(-sampling.penaltyWindow);
+  const logprobs: TokenLogprob[] = [];
   const pick = (logits: Float32Array): number => {
     for (const id of banned) logits[id] = -Infinity;
     const forcedId = forced[emitted.length];
     if (forcedId === undefined) constraint?.mask(logits);
+    // The sampler may change the logits in place: what it was given is kept for the log probabilities.
+    const given = request.logprobs === null ? null : logits.slice();
     const id = forcedId ?? sample(logits, sampling, rng, recent);
+    if (given) logprobs.push(tokenLogprob(given, id, request.logprobs!));
     constraint?.accept(id);
     recent.push(id);
     return id;
@@ -51,7 +57,7 @@ export async function generateWithLogits(
   const jumpForward = async (limit: number): Promise<number[]> => {
     if (!constraint) return [];
     await constraint.prepare();
-    const jump = forced[emitted.length] === undefined ? constraint.jumpForward(limit) : [];
+    const jump = forced[emitted.length] === undefined && request.logprobs === null ? constraint.jumpForward(limit) : [];
     if (jump.length === 0) return jump;
     await constraint.prepare();
     for (const id of jump) {
@@ -63,6 +69,9 @@ export async function generateWithLogits(
     stats.forwardedTokens = (stats.forwardedTokens ?? 0) + jump.length;
     return jump;
   };
+
+  /** One entry per emitted id (a terminator's pick is not among them). */
+  const withLogprobs = (): { logprobs?: TokenLogprob[] } => (request.logprobs === null ? {} : { logprobs: logprobs.slice(0, emitted.length) });
 
   let plan = cache.plan(tokens, request.cacheSalt);
   if (plan.keep < cache.length) {
@@ -102,7 +111,7 @@ export async function generateWithLogits(
     const kind = stopKind(next);
     if (kind) {
       stats.decodeMs = performance.now() - t1;
-      return { tokens: emitted, stop: kind, stopId: next, stats };
+      return { tokens: emitted, stop: kind, stopId: next, stats, ...withLogprobs() };
     }
     emitted.push(next);
     batcher.push(next);
@@ -110,7 +119,7 @@ export async function generateWithLogits(
     await yieldToEventLoop();
     if (signal?.aborted || batcher.failure) {
       stats.decodeMs = performance.now() - t1;
-      return { tokens: emitted, stop: 'abort', stopId: null, stats };
+      return { tokens: emitted, stop: 'abort', stopId: null, stats, ...withLogprobs() };
     }
     const fed = [next, ...(await jumpForward(maxTokens - stats.decodedTokens - 1))];
     next = await backend.step(fed, pick);
@@ -118,5 +127,5 @@ export async function generateWithLogits(
     stats.decodedTokens++;
   }
   stats.decodeMs = performance.now() - t1;
-  return { tokens: emitted, stop: 'length', stopId: null, stats };
+  return { tokens: emitted, stop: 'length', stopId: null, stats, ...withLogprobs() };
 }

@@ -87,6 +87,7 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
         logitsProcessors: plan.logitsProcessors,
         ...(plan.constraint ? { constraint: plan.constraint } : {}),
         ...(request.cacheSalt ? { cacheSalt: request.cacheSalt } : {}),
+        ...(request.logprobs !== undefined ? { logprobs: request.logprobs } : {}),
       },
       request.stop,
       handlers.signal,
@@ -106,6 +107,7 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
       stop: emitted.result.stop,
       usage: { promptTokens: stats.promptTokens, completionTokens: stats.decodedTokens, cachedTokens: stats.reusedTokens },
       message: reply.message,
+      ...(emitted.result.logprobs ? { logprobs: emitted.result.logprobs } : {}),
       prompt: { ids, text: segmentsToText(turn.segments) },
     };
   } catch (e) {

@@ -3,7 +3,7 @@
  * the shared core, and what the core hands back. Neutral: each surface maps its own wire shapes to
  * and from these; the core renders, generates once, parses once and remembers what was emitted.
  */
-import type { SamplingParams, StopReason } from '../engine/contract';
+import type { SamplingParams, StopReason, TokenLogprob } from '../engine/contract';
 import type { BuiltinToolName } from '../format/builtin-tools';
 import type { Message } from '../format/types';
 import type { ReplyFormat } from './response-format';
@@ -60,6 +60,8 @@ export interface ChatTurnRequest {
   replyFormat?: ReplyFormat;
   /** Requests with different salts never share cached ids. */
   cacheSalt?: string;
+  /** Report log probabilities, with this many alternatives per token. */
+  logprobs?: number;
 }
 
 export type TurnFinish = 'stop' | 'length' | 'tool_calls';
@@ -81,6 +83,8 @@ export interface ChatTurnResult {
   usage: TurnUsage;
   /** The transcript entry: what the model emitted (raw text and ids), its terminator and its parsed calls. */
   message: Message;
+  /** Per emitted id, when the request asked for them. */
+  logprobs?: TokenLogprob[];
   /** The exact prompt this turn sent: ids and text (special tokens by name). */
   prompt: { ids: number[]; text: string };
 }

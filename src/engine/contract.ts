@@ -106,6 +106,20 @@ export interface GenerateRequest {
    * never reuses ids cached for another salt, so one client cannot learn from the cache what another sent.
    */
   cacheSalt?: string;
+  /**
+   * Report each emitted id's log probability and this many most likely alternatives (0 to 20; absent:
+   * none), from the distribution the sampler was given: the model's, with bans and the constraint
+   * applied, before temperature, penalties, bias and truncation. Only where we sample ourselves; ids
+   * are then sampled one by one (no jump-forward).
+   */
+  logprobs?: number;
+}
+
+/** One emitted id's log probability and the most likely ids at its position. */
+export interface TokenLogprob {
+  id: number;
+  logprob: number;
+  top: Array<{ id: number; logprob: number }>;
 }
 
 export type StopReason = 'eom' | 'eot' | 'end_of_text' | 'length' | 'abort';
@@ -135,6 +149,8 @@ export interface GenerateResult {
   /** The stop id that ended the generation (128008, 128009 or 128001), or null for length and abort. */
   stopId: number | null;
   stats: GenerateStats;
+  /** One per emitted id, when the request asked (GenerateRequest.logprobs). */
+  logprobs?: TokenLogprob[];
 }
 
 export interface LoadProgress {

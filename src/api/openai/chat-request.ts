@@ -9,11 +9,11 @@ import { invalidField, unsupportedField } from '../api-error';
 import type { ReplyFormat } from '../response-format';
 import { checkSchemaCoverage } from '../schema-coverage';
 import type { ApiMessage, ApiToolCall, ChatTurnRequest, PromptTool, ToolChoice } from '../chat-types';
-import { defaultOnly, isObject, objectAt, onlyKnown, present, requiredString, textContent, type JsonObject } from './fields';
+import { defaultOnly, isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, requiredString, textContent, type JsonObject } from './fields';
 import { GENERATION_FIELDS, readGenerationFields } from './generation-fields';
 
 const CHAT_FIELDS = [
-  'model', 'messages', 'tools', 'tool_choice', 'builtin_tools', 'parallel_tool_calls', 'max_completion_tokens', 'logprobs', 'response_format', 'grammar',
+  'model', 'messages', 'tools', 'tool_choice', 'builtin_tools', 'parallel_tool_calls', 'max_completion_tokens', 'logprobs', 'top_logprobs', 'response_format', 'grammar',
   ...GENERATION_FIELDS,
 ];
 
@@ -34,7 +34,7 @@ export function readChatRequest(value: unknown): ChatRequest {
   onlyKnown(body, CHAT_FIELDS, '');
   const model = requiredString(body, 'model');
   defaultOnly(body, 'parallel_tool_calls', true, 'Llama 3.1 may make several calls in one message, and each is returned');
-  defaultOnly(body, 'logprobs', false, 'log probabilities are not returned');
+  const logprobs = readLogprobs(body);
   const replyFormat = readReplyFormat(body);
   const generation = readGenerationFields(body, ['max_tokens', 'max_completion_tokens']);
   const tools = readTools(body);
@@ -49,8 +49,17 @@ export function readChatRequest(value: unknown): ChatRequest {
     ...(generation.maxTokens !== undefined ? { maxTokens: generation.maxTokens } : {}),
     ...(replyFormat ? { replyFormat } : {}),
     ...(generation.cacheSalt ? { cacheSalt: generation.cacheSalt } : {}),
+    ...(logprobs !== undefined ? { logprobs } : {}),
   };
   return { model, turn, stream: generation.stream, includeUsage: generation.includeUsage, choices: generation.choices };
+}
+
+/** `logprobs: true` with `top_logprobs` 0 to 20 → alternatives per token; absent or false → none. */
+function readLogprobs(body: JsonObject): number | undefined {
+  const on = optionalBoolean(body, 'logprobs') ?? false;
+  const top = optionalNumber(body, 'top_logprobs', { min: 0, max: 20, integer: true });
+  if (top !== undefined && !on) throw invalidField('top_logprobs', 'only with "logprobs": true');
+  return on ? (top ?? 0) : undefined;
 }
 
 /**

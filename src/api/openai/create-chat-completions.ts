@@ -60,7 +60,7 @@ export function createChatCompletions(engine: ApiEngine, options: ChatCompletion
         options.onTurn?.(result);
         results.push(result);
       }
-      return chatCompletion(who, results);
+      return chatCompletion(who, results, deps.tokenizer);
     }
     return abortableStream<ChatCompletionChunk>(async (push, signal) => {
       const results = [];
@@ -68,7 +68,7 @@ export function createChatCompletions(engine: ApiEngine, options: ChatCompletion
         push(chunk(who, { role: 'assistant', content: '' }, null, i));
         const result = await runPreparedTurn(deps, choice(i), { signal, onContent: (content) => push(chunk(who, { content }, null, i)) });
         options.onTurn?.(result);
-        for (const c of closingChunks(who, result, i)) push(c);
+        for (const c of closingChunks(who, result, deps.tokenizer, i)) push(c);
         results.push(result);
       }
       if (parsed.includeUsage) push({ ...who, object: 'chat.completion.chunk', choices: [], usage: usageOfChoices(results) });

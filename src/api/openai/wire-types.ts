@@ -72,6 +72,18 @@ export interface CompletionUsage {
 
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls';
 
+export interface ChatTokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[];
+  top_logprobs: Array<{ token: string; logprob: number; bytes: number[] }>;
+}
+
+export interface ChatChoiceLogprobs {
+  content: ChatTokenLogprob[];
+  refusal: null;
+}
+
 export interface ChatCompletion {
   id: string;
   object: 'chat.completion';
@@ -80,7 +92,7 @@ export interface ChatCompletion {
   choices: Array<{
     index: number;
     message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: ChatCompletionToolCall[] };
-    logprobs: null;
+    logprobs: ChatChoiceLogprobs | null;
     finish_reason: ChatFinishReason;
   }>;
   usage: CompletionUsage;
@@ -94,7 +106,7 @@ export interface ChatCompletionChunk {
   choices: Array<{
     index: number;
     delta: { role?: 'assistant'; content?: string; tool_calls?: Array<ChatCompletionToolCall & { index: number }> };
-    logprobs: null;
+    logprobs: ChatChoiceLogprobs | null;
     finish_reason: ChatFinishReason | null;
   }>;
   /** Only on the last chunk, with `stream_options.include_usage` (its `choices` is then empty). */

@@ -341,3 +341,44 @@ describe('n choices from one prompt', () => {
     await expect(client.completions.create({ model: MODEL, prompt: 'x', n: 2 })).rejects.toMatchObject({ status: 400, param: 'n' });
   });
 });
+
+describe('log probabilities', () => {
+  it('logprobs with top_logprobs: one entry per token, the chosen among the alternatives, greedy picks the most likely', async () => {
+    const r = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Name a colour.' }], max_tokens: 5, temperature: 0, logprobs: true, top_logprobs: 3 });
+    const content = r.choices[0]!.logprobs!.content!;
+    expect(content).toHaveLength(engine.calls.at(-1)!.result!.tokens.length);
+    expect(content.map((t) => t.token).join('')).toBe(r.choices[0]!.message.content);
+    for (const t of content) {
+      expect(t.logprob).toBeLessThanOrEqual(0);
+      expect(t.top_logprobs).toHaveLength(3);
+      expect(t.top_logprobs[0]!.token).toBe(t.token);
+      expect(t.top_logprobs[0]!.logprob).toBeCloseTo(t.logprob, 5);
+      expect(Buffer.from(t.bytes).toString('utf8')).toBe(t.token);
+      expect(t.top_logprobs.map((a) => a.logprob)).toEqual([...t.top_logprobs.map((a) => a.logprob)].sort((a, b) => b - a));
+    }
+    const total = content.reduce((s, t) => s + Math.exp(t.top_logprobs[0]!.logprob), 0);
+    expect(total).toBeGreaterThan(0);
+  });
+
+  it('without logprobs none are sent; top_logprobs alone or above 20 is a 400', async () => {
+    const r = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], max_tokens: 2 });
+    expect(r.choices[0]!.logprobs).toBeNull();
+    await expect(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], top_logprobs: 2 })).rejects.toMatchObject({ status: 400, param: 'top_logprobs' });
+    await expect(client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], logprobs: true, top_logprobs: 21 })).rejects.toMatchObject({ status: 400, param: 'top_logprobs' });
+  });
+
+  it('streamed: the log probabilities arrive before the finish', async () => {
+    const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Name a colour.' }], max_tokens: 4, temperature: 0, logprobs: true, stream: true });
+    let tokens = 0;
+    let finished = false;
+    for await (const part of stream) {
+      const c = part.choices[0];
+      if (c?.logprobs?.content) {
+        expect(finished).toBe(false);
+        tokens += c.logprobs.content.length;
+      }
+      if (c?.finish_reason) finished = true;
+    }
+    expect(tokens).toBe(engine.calls.at(-1)!.result!.tokens.length);
+  });
+});
