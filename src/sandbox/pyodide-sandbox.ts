@@ -12,13 +12,17 @@
  * - Every field of a result is capped at `outputLimit` characters, the cut marked and named.
  * - A run ends everything it started: when the code leaves timers, message loops or asyncio tasks
  *   behind, the interpreter is replaced and the result says so (`stateLost`, `notice`).
+ * - Each cell runs through a harness model code cannot replace (cell-harness.ts): a run that changes
+ *   it, or what it runs on, ends in an error that says so, and the interpreter is replaced.
  * - The sandbox has no network at all (csp.ts): Pyodide's files come from this page (pyodide-files.ts).
  */
 import { FAILURE_TEXTS } from '../tools/failure-texts';
 import { Interpreter, InterpreterGone, type CellOutcome } from './interpreter';
 import type { WorkerConfig } from './protocol';
+import { PYTHON_CELL } from './python-cell';
+import { PYTHON_INTEGRITY } from './python-integrity';
 import { PYTHON_RUNNER } from './python-runner';
-import { LEFTOVER_NOTICE, missingPackageNote, RunOutput, stateLostMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
+import { LEFTOVER_NOTICE, missingPackageNote, RunOutput, stateLostMessage, tamperedMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './sandbox';
 
 export interface PyodideSandboxOptions {
@@ -69,7 +73,7 @@ export class PyodideSandbox implements Sandbox {
       indexUrl: dir(options.assetBaseUrl ?? '/pyodide/'),
       packageBaseUrl: options.packageBaseUrl ? dir(options.packageBaseUrl) : null,
       outputLimit: options.outputLimit ?? DEFAULTS.outputLimit,
-      runnerSource: PYTHON_RUNNER,
+      harness: { runner: PYTHON_RUNNER, cell: PYTHON_CELL, integrity: PYTHON_INTEGRITY },
     };
     this.timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
     this.startTimeoutMs = options.startTimeoutMs ?? DEFAULTS.startTimeoutMs;
@@ -182,7 +186,11 @@ export class PyodideSandbox implements Sandbox {
       case 'gone':
         return fail(ending.reason, true);
       case 'done': {
-        const { result, error, missing, dropped, fatal, leftover } = ending.outcome;
+        const { result, error, missing, dropped, fatal, leftover, tampered } = ending.outcome;
+        if (tampered !== null) {
+          this.replace('restarted because the code tampered with the harness');
+          return finish({ error: { text: tamperedMessage(tampered), dropped: 0 }, stateLost: true }, dropped);
+        }
         if (fatal) {
           this.replace('restarted after a crash');
           const reason = `the Python runtime failed (${error?.text ?? 'unknown error'})`;
