@@ -63,17 +63,23 @@ export function openCellHarness(pyodide: PyodideInterface, sources: CellHarnessS
   scope.set('cell_source', sources.cell);
   scope.set('integrity_source', sources.integrity);
   const captured = pyodide.runPython(sources.runner, { globals: scope, filename: '<sandbox-runner>' }) as PyProxy;
-  const [cellCode, cellNames, integrityCode, integrityNames, snapshot, dict, evaluate, hooks, collector] = captured.toJs({ depth: 1 }) as Py[];
+  const [cellCode, cellNames, builtinNames, integrityCode, integrityNames, snapshot, dict, evaluate, hooks, collector] = captured.toJs({ depth: 1 }) as Py[];
   const [getTrace, getProfile, getTool] = hooks!.toJs({ depth: 1 }) as Py[];
   const [gcEnabled, gcDisable, gcEnable, gcCallbacks, length] = collector!.toJs({ depth: 1 }) as Py[];
   const pendingTasks = scope.get('pending_tasks') as Py;
 
-  /** A new globals dict holding `names` and an empty `__builtins__`, with `code` executed in it. */
+  /**
+   * A new globals dict holding `names`, a `__builtins__` holding only `__import__` (a warning raised
+   * in the harness, e.g. a SyntaxWarning compiling the cell, imports what shows it) and an empty
+   * warning registry (where that warning is recorded), with `code` executed in it.
+   */
   const freshScope = (names: Py, code: Py): PyDict => {
     const globals = dict!(names) as PyDict;
-    const builtins = dict!() as PyProxy;
-    globals.set('__builtins__', builtins);
-    builtins.destroy();
+    for (const [name, contents] of [['__builtins__', builtinNames], ['__warningregistry__', undefined]] as const) {
+      const fresh = (contents ? dict!(contents) : dict!()) as PyProxy;
+      globals.set(name, fresh);
+      fresh.destroy();
+    }
     evaluate!(code, globals);
     return globals;
   };
@@ -119,7 +125,7 @@ export function openCellHarness(pyodide: PyodideInterface, sources: CellHarnessS
       const globals = freshScope(cellNames!, cellCode!);
       const run = globals.get('run') as Py;
       const roots = pyodide.toPy([["this run's harness", globals]]) as PyProxy;
-      const pair = integrity<PyProxy>('snapshot', roots, true);
+      const pair = integrity<PyProxy>('snapshot', roots, true, false);
       const [own, functions] = pair.toJs({ depth: 1 }) as [PyProxy, PyProxy];
       functions.destroy();
       pair.destroy();

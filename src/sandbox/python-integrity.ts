@@ -1,6 +1,6 @@
 /**
  * Python source that pins what the cell harness runs on and later says whether any of it changed.
- * `snapshot(roots, read_functions)` walks each root — a module, a dict, a class, or an instance
+ * `snapshot(roots, read_functions, fill_caches)` walks each root — a module, a dict, a class, or an instance
  * given with the attribute names to pin — through its dict entries and the classes and functions
  * found there (class dicts, methods, properties, static and class methods, closures, keyword
  * defaults), and returns an immutable tuple holding the objects walked, their labels, and everything
@@ -9,7 +9,9 @@
  * instance and, with `read_functions`, each function's __code__ and __defaults__ (without it the
  * caller's audit hook refuses changes to those instead: reading them is an audited event, one
  * Python call each). Other modules and the dicts a root refers to (caches, `__main__`'s dict) are
- * pinned by identity but not walked: what is in them is model state, like a patched print.
+ * pinned by identity but not walked: what is in them is model state, like a patched print. With
+ * `fill_caches` (at startup only: it calls Python-level copyreg) the caches Python adds to modules
+ * and classes on first use are added first, so ordinary use of them is not a change.
  * `verify(snap)` returns None when every pinned object is still the same object, else a label
  * naming the first difference.
  *
@@ -24,7 +26,19 @@
  * - The running loop, where one is set, must be the captured event loop.
  */
 export const PYTHON_INTEGRITY = `
-def _walk(roots):
+def _fill_caches(obj):
+    # What Python adds on first use, added now so that using it later is not a change: a module's
+    # warning registry, a class's annotations cache and its __slotnames__ (copy and pickle).
+    try:
+        if type(obj) is ModuleType:
+            obj.__dict__.setdefault("__warningregistry__", {})
+        else:
+            slotnames(obj)
+        obj.__annotations__
+    except BaseException:
+        pass
+
+def _walk(roots, fill):
     seen = set()
     modules, dicts, dict_labels, funcs, func_labels, cells, cell_labels, classes, class_labels = [], [], [], [], [], [], [], [], []
     instances, instance_labels, pinned = [], [], []
@@ -46,6 +60,8 @@ def _walk(roots):
         kind = type(obj)
         if kind is ModuleType or kind is dict:
             if kind is ModuleType:
+                if fill:
+                    _fill_caches(obj)
                 modules.append(obj)
                 obj = obj.__dict__
             dicts.append(obj)
@@ -75,6 +91,8 @@ def _walk(roots):
         elif kind is LruWrapper:
             stack.append((label, obj.__wrapped__))
         elif issubclass(kind, type) and not obj.__flags__ & IMMUTABLE_TYPE:
+            if fill:
+                _fill_caches(obj)
             classes.append(obj)
             class_labels.append(label)
             mapping = obj.__dict__
@@ -113,11 +131,11 @@ def _same_loop():
     running = running_loop()
     return running is None or running is the_loop
 
-def snapshot(roots, read_functions):
+def snapshot(roots, read_functions, fill_caches):
     # Returns (snap, functions). With read_functions false the functions' __code__ and __defaults__
     # are left out of snap (reading them is an audited event, and the check must stay cheap): the
     # caller's audit hook refuses every change to them instead, given \`functions\`.
-    objects, labels = _walk(roots)
+    objects, labels = _walk(roots, fill_caches)
     functions = frozenset(objects[2])
     if not read_functions:
         objects = objects[:2] + ((),) + objects[3:]

@@ -14,6 +14,7 @@ export const PYTHON_RUNNER = `
 import asyncio
 import ast
 import builtins
+import copyreg
 import gc
 import itertools
 import functools
@@ -28,6 +29,7 @@ import _asyncio
 import js
 import pyodide.webloop as _webloop
 
+__warningregistry__ = {}
 _api_schedule = _webloop.scheduleCallback
 _js_timers = weakref.WeakKeyDictionary()
 _scheduled = []
@@ -107,7 +109,7 @@ def _harness():
         BaseException=BaseException, chain=itertools.chain.from_iterable, values_of=operator.methodcaller("values"),
         code_of=operator.attrgetter("__code__"), defaults_of=operator.attrgetter("__defaults__"),
         contents_of=operator.attrgetter("cell_contents"), mro_of=operator.attrgetter("__mro__"),
-        all=all, is_=operator.is_, running_loop=_asyncio._get_running_loop, the_loop=loop,
+        all=all, is_=operator.is_, running_loop=_asyncio._get_running_loop, the_loop=loop, slotnames=copyreg._slotnames,
     )
     roots = [("the sandbox runner", globals()), ("builtins", builtins.__dict__)]
     roots += [(name, sys.modules[name]) for name in _ROOT_MODULES]
@@ -117,7 +119,7 @@ def _harness():
     integrity.update(integrity_names)
     integrity_code = compile(integrity_source, "<sandbox-integrity>", "exec")
     exec(integrity_code, integrity)
-    snapshot, functions = integrity["snapshot"](tuple(roots), False)
+    snapshot, functions = integrity["snapshot"](tuple(roots), False, True)
     scope = {"__builtins__": {}, "RuntimeError": RuntimeError}
     exec(_GUARD, scope)
     guard = scope["guard"]
@@ -126,6 +128,7 @@ def _harness():
     return (
         compile(cell_source, "<sandbox-harness>", "exec"),
         tuple(cell_names.items()),
+        (("__import__", builtins.__import__),),
         integrity_code,
         tuple(integrity_names.items()),
         snapshot,
