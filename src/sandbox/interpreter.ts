@@ -26,6 +26,7 @@ export interface CellOutcome {
   fatal: boolean;
   leftover: boolean;
   tampered: string | null;
+  bufferCeiling: boolean;
 }
 
 /** Why a run or startup ended without an outcome: the interpreter is gone. */
@@ -132,8 +133,8 @@ export class Interpreter {
         const run = this.inFlight;
         if (run?.id !== message.id) return;
         this.inFlight = null;
-        const { result, error, missing, dropped, fatal, leftover, tampered } = message;
-        run.resolve({ result, error, missing, dropped, fatal, leftover, tampered });
+        const { result, error, missing, dropped, fatal, leftover, tampered, bufferCeiling } = message;
+        run.resolve({ result, error, missing, dropped, fatal, leftover, tampered, bufferCeiling });
         return;
       }
     }

@@ -11,6 +11,7 @@ const done = {
   fatal: false,
   leftover: false,
   tampered: null,
+  bufferCeiling: false,
 };
 
 describe('readWorkerMessage', () => {
@@ -22,6 +23,7 @@ describe('readWorkerMessage', () => {
     'a package request': { type: 'package', id: 2, file: 'numpy-2.2.5-cp313-cp313-pyodide_2025_0_wasm32.whl' },
     'done that left work running': { ...done, leftover: true },
     'done that tampered with the harness': { ...done, result: null, tampered: 'builtins.repr was replaced' },
+    'done that reached the buffer ceiling': { ...done, result: null, error: { text: 'RangeError', dropped: 0 }, bufferCeiling: true },
     'done with a missing package': { ...done, result: null, error: { text: 'Traceback', dropped: 2 }, missing: { module: 'sklearn', package: 'scikit-learn' } },
   };
   for (const [name, message] of Object.entries(valid)) it(`accepts ${name}`, () => expect(readWorkerMessage(message)).toEqual(message));
@@ -38,6 +40,7 @@ describe('readWorkerMessage', () => {
     'a missing leftover flag': { ...done, leftover: undefined },
     'a missing tampered field': { ...done, tampered: undefined },
     'a tampered field that is not text': { ...done, tampered: true },
+    'a missing buffer ceiling flag': { ...done, bufferCeiling: undefined },
     'a package request without a file name': { type: 'package', id: 2, file: 7 },
     'a malformed missing package': { ...done, missing: { module: 'x' } },
   };

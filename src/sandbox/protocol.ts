@@ -19,6 +19,8 @@ export interface WorkerConfig {
   packageBaseUrl: string | null;
   /** Characters kept per output field (stdout, stderr, result, error). */
   outputLimit: number;
+  /** Bytes of JS buffers the interpreter may hold (worker-buffers.ts). */
+  bufferLimit: number;
   /** Python sources of the cell harness (cell-harness.ts). */
   harness: CellHarnessSources;
 }
@@ -88,6 +90,8 @@ export type WorkerMessage =
       leftover: boolean;
       /** What changed in the cell harness or the hooks around it (cell-harness.ts), or null: the interpreter must be replaced. */
       tampered: string | null;
+      /** An allocation went past the ceiling on JS buffers: the interpreter must be replaced (it frees them). */
+      bufferCeiling: boolean;
     };
 
 export type FrameMessage = { type: 'worker-error'; message: string };
@@ -128,9 +132,9 @@ export function readWorkerMessage(data: unknown): WorkerMessage | null {
       const dropped = data.dropped;
       if (!isCount(data.id) || result === undefined || error === undefined || missing === undefined) return null;
       if (!isObj(dropped) || !isCount(dropped.stdout) || !isCount(dropped.stderr) || typeof data.fatal !== 'boolean' || typeof data.leftover !== 'boolean') return null;
-      if (data.tampered !== null && typeof data.tampered !== 'string') return null;
+      if ((data.tampered !== null && typeof data.tampered !== 'string') || typeof data.bufferCeiling !== 'boolean') return null;
       const counts = { stdout: dropped.stdout, stderr: dropped.stderr };
-      return { type: 'done', id: data.id, result, error, missing, dropped: counts, fatal: data.fatal, leftover: data.leftover, tampered: data.tampered };
+      return { type: 'done', id: data.id, result, error, missing, dropped: counts, fatal: data.fatal, leftover: data.leftover, tampered: data.tampered, bufferCeiling: data.bufferCeiling };
     }
     default:
       return null;

@@ -28,6 +28,7 @@ import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
 import type { PyProxy } from 'pyodide/ffi';
 import type { CellHarness, openCellHarness as OpenCellHarness } from './cell-harness';
 import type { createOutputCap as CreateOutputCap, OutputCap } from './output-cap';
+import type { BufferCeiling, limitBuffers as LimitBuffers } from './worker-buffers';
 import type { CappedText, PackageData, PyodideFiles, RunRequest, WorkerConfig, WorkerMessage } from './protocol';
 import type { lockDownWorker as LockDownWorker, watchPortDeliveries as WatchPortDeliveries } from './worker-lockdown';
 
@@ -41,6 +42,7 @@ export function pyodideWorkerMain(
   watchPortDeliveries: typeof WatchPortDeliveries,
   lockDownWorker: typeof LockDownWorker,
   openCellHarness: typeof OpenCellHarness,
+  limitBuffers: typeof LimitBuffers,
   importModule: (url: string) => Promise<unknown>,
 ): void {
   const apply = Reflect.apply;
@@ -123,6 +125,7 @@ export function pyodideWorkerMain(
     let harness: CellHarness;
     let loadPackagesFromImports: PyodideInterface['loadPackagesFromImports'];
     let lockdown: ReturnType<typeof LockDownWorker>;
+    let buffers: BufferCeiling;
     const packageOf = new Map<string, string>();
     try {
       const { loadPyodide } = (await importModule(`${config.indexUrl}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide };
@@ -137,6 +140,8 @@ export function pyodideWorkerMain(
       pyodide.setStdout(writer('stdout'));
       pyodide.setStderr(writer('stderr'));
       pyodide.setStdin({ error: true });
+      // Before the lockdown, which removes the FinalizationRegistry it counts with.
+      buffers = limitBuffers(config.bufferLimit);
       // Before the harness: its runner binds the timer functions it uses.
       lockdown = lockDownWorker();
       harness = openCellHarness(pyodide, config.harness);
@@ -165,7 +170,7 @@ export function pyodideWorkerMain(
       return true;
     };
 
-    type Ending = Pick<Extract<WorkerMessage, { type: 'done' }>, 'result' | 'error' | 'missing' | 'fatal' | 'leftover' | 'tampered'>;
+    type Ending = Pick<Extract<WorkerMessage, { type: 'done' }>, 'result' | 'error' | 'missing' | 'fatal' | 'leftover' | 'tampered' | 'bufferCeiling'>;
     /** Sends the run's one `done`; later calls (a fatal error, then its rejection) are ignored. */
     const finish = (run: Run, ending: Ending) => {
       if (run.finished) return;
@@ -174,8 +179,9 @@ export function pyodideWorkerMain(
       send({ type: 'done', id: run.id, ...ending, dropped: { stdout: run.stdout.dropped(), stderr: run.stderr.dropped() } });
     };
     const fatal = (run: Run, e: unknown) =>
-      finish(run, { result: null, error: { text: describe(e), dropped: 0 }, missing: null, fatal: true, leftover: false, tampered: null });
-    const tampered = (run: Run, what: string) => finish(run, { result: null, error: null, missing: null, fatal: false, leftover: false, tampered: what });
+      finish(run, { result: null, error: { text: describe(e), dropped: 0 }, missing: null, fatal: true, leftover: false, tampered: null, bufferCeiling: buffers.reached() });
+    const tampered = (run: Run, what: string) =>
+      finish(run, { result: null, error: null, missing: null, fatal: false, leftover: false, tampered: what, bufferCeiling: buffers.reached() });
 
     // A fatal error leaves the runtime unusable and may never settle the run's promise: end the run
     // now so the host replaces the interpreter at once instead of waiting for the timeout.
@@ -188,8 +194,9 @@ export function pyodideWorkerMain(
       current = run;
       try {
         // Before anything runs Python for this cell: what an earlier run (or a callback since) changed.
+        buffers.reached();
         const before = harness.changed();
-        if (before !== null) return tampered(run, before);
+        if (before !== null) return tampered(run, `found before this code ran: ${before}`);
         if (config.packageBaseUrl) {
           loadingPackages = true;
           try {
@@ -226,6 +233,7 @@ export function pyodideWorkerMain(
           fatal: false,
           leftover,
           tampered: null,
+          bufferCeiling: buffers.reached(),
         });
       } catch (e) {
         // Every Python exception is data inside runCell: this is the runtime itself failing.

@@ -85,6 +85,10 @@ export const LEFTOVER_NOTICE =
 export const tamperedMessage = (what: string) =>
   stateLostMessage(`the code tampered with the code interpreter's harness (${what}); the harness runs each cell and reports its result, so that is not allowed`);
 
+/** Appended to the error of a run that reached the ceiling on JS buffers (worker-buffers.ts). */
+export const bufferCeilingNote = (limit: number) =>
+  stateLostMessage(`the code reached the sandbox's ceiling of ${Math.round(limit / 2 ** 20)} MiB of JS buffers (ArrayBuffer, typed arrays, Blob); the buffers were freed with the interpreter`);
+
 export const timeoutMessage = (timeoutMs: number) => stateLostMessage(`timeout after ${seconds(timeoutMs)}`);
 
 /** Appended to the traceback of an import of a Pyodide package that is not there. */
