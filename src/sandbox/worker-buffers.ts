@@ -60,9 +60,9 @@ export function limitBuffers(limit: number): BufferCeiling {
   const abLength = getter(g.ArrayBuffer, 'byteLength')!;
   const sabLength = getter(g.SharedArrayBuffer, 'byteLength');
   const blobSize = getter(g.Blob, 'size')!;
+  const lengths = sabLength ? [abLength, sabLength] : [abLength];
   const isBuffer = (x: unknown) => {
-    for (const length of [abLength, sabLength]) {
-      if (!length) continue;
+    for (const length of lengths) {
       try {
         apply(length, x, []);
         return true;
@@ -101,7 +101,8 @@ export function limitBuffers(limit: number): BufferCeiling {
           held -= upFront;
           throw e;
         }
-        hold(made, upFront + later);
+        // A view holds no bytes of its own: nothing to release later.
+        if (upFront + later > 0) hold(made, upFront + later);
         return made;
       },
     });
