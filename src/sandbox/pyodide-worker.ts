@@ -19,6 +19,8 @@
  * - Each cell runs through the cell harness (cell-harness.ts), checked before the cell's imports
  *   load and again after it returns: a change to it ends the run as `tampered` (no result), and the
  *   host replaces the interpreter.
+ * - JS buffers are capped (worker-buffers.ts, installed before any model code): a run that reaches
+ *   the ceiling is marked `bufferCeiling`, and the host replaces the interpreter.
  * - Output is capped as it streams: past the limit it is only counted, never kept or sent.
  * - One run at a time, in the order the host sent them; a run ends in at most one `done` (none
  *   when model code hangs or closes the worker: the host's timeout covers those). A fatal Pyodide
@@ -236,7 +238,7 @@ export function pyodideWorkerMain(
           bufferCeiling: buffers.reached(),
         });
       } catch (e) {
-        // Every Python exception is data inside runCell: this is the runtime itself failing.
+        // Every Python exception is data inside the harness: this is the runtime itself failing.
         fatal(run, e);
       }
     }
