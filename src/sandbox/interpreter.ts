@@ -25,6 +25,8 @@ export interface CellOutcome {
   dropped: { stdout: number; stderr: number };
   fatal: boolean;
   leftover: boolean;
+  tampered: string | null;
+  bufferCeiling: boolean;
 }
 
 /** Why a run or startup ended without an outcome: the interpreter is gone. */
@@ -131,8 +133,8 @@ export class Interpreter {
         const run = this.inFlight;
         if (run?.id !== message.id) return;
         this.inFlight = null;
-        const { result, error, missing, dropped, fatal, leftover } = message;
-        run.resolve({ result, error, missing, dropped, fatal, leftover });
+        const { result, error, missing, dropped, fatal, leftover, tampered, bufferCeiling } = message;
+        run.resolve({ result, error, missing, dropped, fatal, leftover, tampered, bufferCeiling });
         return;
       }
     }

@@ -10,6 +10,8 @@ const done = {
   dropped: { stdout: 0, stderr: 5 },
   fatal: false,
   leftover: false,
+  tampered: null,
+  bufferCeiling: false,
 };
 
 describe('readWorkerMessage', () => {
@@ -20,6 +22,8 @@ describe('readWorkerMessage', () => {
     done,
     'a package request': { type: 'package', id: 2, file: 'numpy-2.2.5-cp313-cp313-pyodide_2025_0_wasm32.whl' },
     'done that left work running': { ...done, leftover: true },
+    'done that tampered with the harness': { ...done, result: null, tampered: 'builtins.repr was replaced' },
+    'done that reached the buffer ceiling': { ...done, result: null, error: { text: 'RangeError', dropped: 0 }, bufferCeiling: true },
     'done with a missing package': { ...done, result: null, error: { text: 'Traceback', dropped: 2 }, missing: { module: 'sklearn', package: 'scikit-learn' } },
   };
   for (const [name, message] of Object.entries(valid)) it(`accepts ${name}`, () => expect(readWorkerMessage(message)).toEqual(message));
@@ -34,6 +38,9 @@ describe('readWorkerMessage', () => {
     'a result that is not capped text': { ...done, result: '42' },
     'a missing fatal flag': { ...done, fatal: undefined },
     'a missing leftover flag': { ...done, leftover: undefined },
+    'a missing tampered field': { ...done, tampered: undefined },
+    'a tampered field that is not text': { ...done, tampered: true },
+    'a missing buffer ceiling flag': { ...done, bufferCeiling: undefined },
     'a package request without a file name': { type: 'package', id: 2, file: 7 },
     'a malformed missing package': { ...done, missing: { module: 'x' } },
   };

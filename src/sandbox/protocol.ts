@@ -9,6 +9,8 @@
  * the worker asks (`package` → PackageData) — only file names its own lock file lists.
  */
 
+import type { CellHarnessSources } from './cell-harness';
+
 /** Given to the worker once, with its port, before any model code runs. */
 export interface WorkerConfig {
   /** Absolute URL of the Pyodide runtime directory, ending in '/'. */
@@ -17,8 +19,10 @@ export interface WorkerConfig {
   packageBaseUrl: string | null;
   /** Characters kept per output field (stdout, stderr, result, error). */
   outputLimit: number;
-  /** Python source of the runner module (defines `run`). */
-  runnerSource: string;
+  /** Bytes of JS buffers the interpreter may hold (worker-buffers.ts). */
+  bufferLimit: number;
+  /** Python sources of the cell harness (cell-harness.ts). */
+  harness: CellHarnessSources;
 }
 
 /** Pyodide's runtime files the worker would otherwise fetch (pyodide.mjs and pyodide.asm.mjs are imported as scripts). */
@@ -84,6 +88,10 @@ export type WorkerMessage =
       fatal: boolean;
       /** The code left timers, message loops or asyncio tasks running after it returned: the interpreter must be replaced. */
       leftover: boolean;
+      /** What changed in the cell harness or the hooks around it (cell-harness.ts), or null: the interpreter must be replaced. */
+      tampered: string | null;
+      /** An allocation went past the ceiling on JS buffers: the interpreter must be replaced (it frees them). */
+      bufferCeiling: boolean;
     };
 
 export type FrameMessage = { type: 'worker-error'; message: string };
@@ -124,8 +132,9 @@ export function readWorkerMessage(data: unknown): WorkerMessage | null {
       const dropped = data.dropped;
       if (!isCount(data.id) || result === undefined || error === undefined || missing === undefined) return null;
       if (!isObj(dropped) || !isCount(dropped.stdout) || !isCount(dropped.stderr) || typeof data.fatal !== 'boolean' || typeof data.leftover !== 'boolean') return null;
+      if ((data.tampered !== null && typeof data.tampered !== 'string') || typeof data.bufferCeiling !== 'boolean') return null;
       const counts = { stdout: dropped.stdout, stderr: dropped.stderr };
-      return { type: 'done', id: data.id, result, error, missing, dropped: counts, fatal: data.fatal, leftover: data.leftover };
+      return { type: 'done', id: data.id, result, error, missing, dropped: counts, fatal: data.fatal, leftover: data.leftover, tampered: data.tampered, bufferCeiling: data.bufferCeiling };
     }
     default:
       return null;

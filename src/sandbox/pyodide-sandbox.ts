@@ -12,13 +12,19 @@
  * - Every field of a result is capped at `outputLimit` characters, the cut marked and named.
  * - A run ends everything it started: when the code leaves timers, message loops or asyncio tasks
  *   behind, the interpreter is replaced and the result says so (`stateLost`, `notice`).
+ * - Each cell runs through a harness model code cannot replace (cell-harness.ts): a run that changes
+ *   it, or what it runs on, ends in an error that says so, and the interpreter is replaced.
+ * - JS buffers the interpreter holds are capped (worker-buffers.ts): an allocation past the ceiling
+ *   fails, the run's error says so, and the interpreter is replaced, which frees them.
  * - The sandbox has no network at all (csp.ts): Pyodide's files come from this page (pyodide-files.ts).
  */
 import { FAILURE_TEXTS } from '../tools/failure-texts';
 import { Interpreter, InterpreterGone, type CellOutcome } from './interpreter';
 import type { WorkerConfig } from './protocol';
+import { PYTHON_CELL } from './python-cell';
+import { PYTHON_INTEGRITY } from './python-integrity';
 import { PYTHON_RUNNER } from './python-runner';
-import { LEFTOVER_NOTICE, missingPackageNote, RunOutput, stateLostMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
+import { bufferCeilingNote, LEFTOVER_NOTICE, missingPackageNote, RunOutput, stateLostMessage, tamperedMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './sandbox';
 
 export interface PyodideSandboxOptions {
@@ -33,6 +39,8 @@ export interface PyodideSandboxOptions {
   packageBaseUrl?: string | null;
   /** Characters kept per field (stdout, stderr, result, error). Default 20,000. */
   outputLimit?: number;
+  /** Bytes of JS buffers (ArrayBuffer, typed arrays, Blob) the interpreter may hold; past it a run is refused the allocation and the interpreter is replaced. Default 1 GiB. */
+  bufferLimitBytes?: number;
   /** Default per-run limit. Default 10 s. */
   timeoutMs?: number;
   /** Limit on the interpreter's startup. Default 60 s. */
@@ -41,7 +49,7 @@ export interface PyodideSandboxOptions {
   container?: HTMLElement;
 }
 
-const DEFAULTS = { outputLimit: 20_000, timeoutMs: 10_000, startTimeoutMs: 60_000 };
+const DEFAULTS = { outputLimit: 20_000, bufferLimitBytes: 2 ** 30, timeoutMs: 10_000, startTimeoutMs: 60_000 };
 /** setTimeout's largest delay; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -69,7 +77,8 @@ export class PyodideSandbox implements Sandbox {
       indexUrl: dir(options.assetBaseUrl ?? '/pyodide/'),
       packageBaseUrl: options.packageBaseUrl ? dir(options.packageBaseUrl) : null,
       outputLimit: options.outputLimit ?? DEFAULTS.outputLimit,
-      runnerSource: PYTHON_RUNNER,
+      bufferLimit: options.bufferLimitBytes ?? DEFAULTS.bufferLimitBytes,
+      harness: { runner: PYTHON_RUNNER, cell: PYTHON_CELL, integrity: PYTHON_INTEGRITY },
     };
     this.timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
     this.startTimeoutMs = options.startTimeoutMs ?? DEFAULTS.startTimeoutMs;
@@ -182,7 +191,11 @@ export class PyodideSandbox implements Sandbox {
       case 'gone':
         return fail(ending.reason, true);
       case 'done': {
-        const { result, error, missing, dropped, fatal, leftover } = ending.outcome;
+        const { result, error, missing, dropped, fatal, leftover, tampered, bufferCeiling } = ending.outcome;
+        if (tampered !== null) {
+          this.replace('restarted because the code tampered with the harness');
+          return finish({ error: { text: tamperedMessage(tampered), dropped: 0 }, stateLost: true }, dropped);
+        }
         if (fatal) {
           this.replace('restarted after a crash');
           const reason = `the Python runtime failed (${error?.text ?? 'unknown error'})`;
@@ -190,6 +203,11 @@ export class PyodideSandbox implements Sandbox {
         }
         const note = missing ? `\n${missingPackageNote(missing, this.config.packageBaseUrl)}` : '';
         const fullError = error && { text: `${error.text.replace(/\n$/, '')}${note}`, dropped: error.dropped };
+        if (bufferCeiling) {
+          this.replace('restarted after reaching the ceiling on JS buffers');
+          const ceiling = bufferCeilingNote(this.config.bufferLimit);
+          return finish({ result, error: fullError ? { text: `${fullError.text}\n${ceiling}`, dropped: fullError.dropped } : { text: ceiling, dropped: 0 }, stateLost: true }, dropped);
+        }
         if (!leftover) return finish({ result, error: fullError }, dropped);
         this.replace('restarted because the code left work running');
         return finish({ result, error: fullError, stateLost: true, notice: LEFTOVER_NOTICE }, dropped);

@@ -16,6 +16,11 @@
  *   any model code exists) and lives only in this closure; model code can patch prototypes in this
  *   realm, so everything later called on the port or on its events (postMessage, event.data) is
  *   captured up front and called through the captured intrinsics.
+ * - Each cell runs through the cell harness (cell-harness.ts), checked before the cell's imports
+ *   load and again after it returns: a change to it ends the run as `tampered` (no result), and the
+ *   host replaces the interpreter.
+ * - JS buffers are capped (worker-buffers.ts, installed before any model code): a run that reaches
+ *   the ceiling is marked `bufferCeiling`, and the host replaces the interpreter.
  * - Output is capped as it streams: past the limit it is only counted, never kept or sent.
  * - One run at a time, in the order the host sent them; a run ends in at most one `done` (none
  *   when model code hangs or closes the worker: the host's timeout covers those). A fatal Pyodide
@@ -23,7 +28,9 @@
  */
 import type { loadPyodide as LoadPyodide, PyodideInterface } from 'pyodide';
 import type { PyProxy } from 'pyodide/ffi';
+import type { CellHarness, openCellHarness as OpenCellHarness } from './cell-harness';
 import type { createOutputCap as CreateOutputCap, OutputCap } from './output-cap';
+import type { BufferCeiling, limitBuffers as LimitBuffers } from './worker-buffers';
 import type { CappedText, PackageData, PyodideFiles, RunRequest, WorkerConfig, WorkerMessage } from './protocol';
 import type { lockDownWorker as LockDownWorker, watchPortDeliveries as WatchPortDeliveries } from './worker-lockdown';
 
@@ -36,6 +43,8 @@ export function pyodideWorkerMain(
   createOutputCap: typeof CreateOutputCap,
   watchPortDeliveries: typeof WatchPortDeliveries,
   lockDownWorker: typeof LockDownWorker,
+  openCellHarness: typeof OpenCellHarness,
+  limitBuffers: typeof LimitBuffers,
   importModule: (url: string) => Promise<unknown>,
 ): void {
   const apply = Reflect.apply;
@@ -115,9 +124,10 @@ export function pyodideWorkerMain(
     Object.defineProperty(globalThis, 'fetch', { value: pyodideFetch, writable: false, configurable: false, enumerable: true });
 
     let pyodide: PyodideInterface;
-    let runCell: (code: string, limit: number) => Promise<PyProxy>;
-    let pendingTasks: () => number;
+    let harness: CellHarness;
+    let loadPackagesFromImports: PyodideInterface['loadPackagesFromImports'];
     let lockdown: ReturnType<typeof LockDownWorker>;
+    let buffers: BufferCeiling;
     const packageOf = new Map<string, string>();
     try {
       const { loadPyodide } = (await importModule(`${config.indexUrl}pyodide.mjs`)) as { loadPyodide: typeof LoadPyodide };
@@ -132,12 +142,13 @@ export function pyodideWorkerMain(
       pyodide.setStdout(writer('stdout'));
       pyodide.setStderr(writer('stderr'));
       pyodide.setStdin({ error: true });
-      // Before the runner: it binds the timer functions it uses.
+      // Before the lockdown, which removes the FinalizationRegistry it counts with.
+      buffers = limitBuffers(config.bufferLimit);
+      // Before the harness: its runner binds the timer functions it uses.
       lockdown = lockDownWorker();
-      const scope = pyodide.toPy({}) as PyProxy & { get(key: string): unknown };
-      pyodide.runPython(config.runnerSource, { globals: scope, filename: '<sandbox-runner>' });
-      runCell = scope.get('run') as typeof runCell;
-      pendingTasks = scope.get('pending_tasks') as typeof pendingTasks;
+      harness = openCellHarness(pyodide, config.harness);
+      // Model code can assign to the API object's properties (pyodide_js): the worker keeps its own.
+      loadPackagesFromImports = pyodide.loadPackagesFromImports.bind(pyodide);
       for (const pkg of Object.values(pyodide.lockfile.packages)) {
         for (const name of pkg.imports) packageOf.set(name, pkg.name);
       }
@@ -156,12 +167,12 @@ export function pyodideWorkerMain(
       for (let turn = 0; turn < MAX_SETTLE_TURNS; turn++) {
         const before = deliveries();
         await lockdown.turn();
-        if (deliveries() === before) return lockdown.pendingTimers() > 0 || pendingTasks() > 0;
+        if (deliveries() === before) return lockdown.pendingTimers() > 0 || harness.pendingTasks() > 0;
       }
       return true;
     };
 
-    type Ending = Pick<Extract<WorkerMessage, { type: 'done' }>, 'result' | 'error' | 'missing' | 'fatal' | 'leftover'>;
+    type Ending = Pick<Extract<WorkerMessage, { type: 'done' }>, 'result' | 'error' | 'missing' | 'fatal' | 'leftover' | 'tampered' | 'bufferCeiling'>;
     /** Sends the run's one `done`; later calls (a fatal error, then its rejection) are ignored. */
     const finish = (run: Run, ending: Ending) => {
       if (run.finished) return;
@@ -169,7 +180,10 @@ export function pyodideWorkerMain(
       if (current === run) current = null;
       send({ type: 'done', id: run.id, ...ending, dropped: { stdout: run.stdout.dropped(), stderr: run.stderr.dropped() } });
     };
-    const fatal = (run: Run, e: unknown) => finish(run, { result: null, error: { text: describe(e), dropped: 0 }, missing: null, fatal: true, leftover: false });
+    const fatal = (run: Run, e: unknown) =>
+      finish(run, { result: null, error: { text: describe(e), dropped: 0 }, missing: null, fatal: true, leftover: false, tampered: null, bufferCeiling: buffers.reached() });
+    const tampered = (run: Run, what: string) =>
+      finish(run, { result: null, error: null, missing: null, fatal: false, leftover: false, tampered: what, bufferCeiling: buffers.reached() });
 
     // A fatal error leaves the runtime unusable and may never settle the run's promise: end the run
     // now so the host replaces the interpreter at once instead of waiting for the timeout.
@@ -181,10 +195,14 @@ export function pyodideWorkerMain(
       const run: Run = { id, stdout: createOutputCap(config.outputLimit), stderr: createOutputCap(config.outputLimit), finished: false };
       current = run;
       try {
+        // Before anything runs Python for this cell: what an earlier run (or a callback since) changed.
+        buffers.reached();
+        const before = harness.changed();
+        if (before !== null) return tampered(run, `found before this code ran: ${before}`);
         if (config.packageBaseUrl) {
           loadingPackages = true;
           try {
-            await pyodide.loadPackagesFromImports(code, {
+            await loadPackagesFromImports(code, {
               messageCallback: () => {},
               errorCallback: (message: string) => emit('stderr', `${message}\n`),
             });
@@ -192,13 +210,22 @@ export function pyodideWorkerMain(
             loadingPackages = false;
           }
         }
-        const proxy = await runCell(code, config.outputLimit);
-        const [result, error, missing] = proxy.toJs({ dict_converter: Object.fromEntries }) as [
+        const cell = harness.open();
+        let outcome: PyProxy;
+        try {
+          outcome = await cell.run(code, config.outputLimit);
+        } finally {
+          const changed = cell.changed() ?? harness.changed();
+          cell.close();
+          if (changed !== null) tampered(run, changed);
+        }
+        if (run.finished) return outcome.destroy();
+        const [result, error, missing] = outcome.toJs({ dict_converter: Object.fromEntries }) as [
           CappedText | undefined,
           CappedText | undefined,
           string | undefined,
         ];
-        proxy.destroy();
+        outcome.destroy();
         const pkg = missing === undefined ? undefined : packageOf.get(missing);
         const leftover = await leftoverWork();
         finish(run, {
@@ -207,9 +234,11 @@ export function pyodideWorkerMain(
           missing: missing !== undefined && pkg !== undefined ? { module: missing, package: pkg } : null,
           fatal: false,
           leftover,
+          tampered: null,
+          bufferCeiling: buffers.reached(),
         });
       } catch (e) {
-        // Every Python exception is data inside runCell: this is the runtime itself failing.
+        // Every Python exception is data inside the harness: this is the runtime itself failing.
         fatal(run, e);
       }
     }

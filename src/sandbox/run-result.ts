@@ -81,6 +81,14 @@ export const stateLostMessage = (reason: string) => `${reason}; the interpreter 
 export const LEFTOVER_NOTICE =
   'the code left work running after it finished (timers, callbacks or asyncio tasks): it was stopped by restarting the interpreter, so its state was reset and variables from this and earlier calls are gone';
 
+/** The error of a run during which the cell harness, or what it runs on, was changed (cell-harness.ts). */
+export const tamperedMessage = (what: string) =>
+  stateLostMessage(`the code tampered with the code interpreter's harness (${what}); the harness runs each cell and reports its result, so that is not allowed`);
+
+/** Appended to the error of a run that reached the ceiling on JS buffers (worker-buffers.ts). */
+export const bufferCeilingNote = (limit: number) =>
+  stateLostMessage(`the code reached the sandbox's ceiling of ${Math.round(limit / 2 ** 20)} MiB of JS buffers (ArrayBuffer, typed arrays, Blob); the buffers were freed with the interpreter`);
+
 export const timeoutMessage = (timeoutMs: number) => stateLostMessage(`timeout after ${seconds(timeoutMs)}`);
 
 /** Appended to the traceback of an import of a Pyodide package that is not there. */

@@ -350,6 +350,84 @@ describe('the Python sandbox', () => {
     });
   }
 
+  // Each changes what runs a cell or reports its result (the harness), or hooks in where it would see
+  // later code. Each must end in an error that says the harness was tampered with, the interpreter
+  // restarted, and the next run giving its real result.
+  const tamperings: Record<string, string> = {
+    "eval_code_async replaced in the runner's globals, found through gc": 'import gc\nasync def fake(*args, **kwargs):\n    return 1337\nfor o in gc.get_objects():\n    if type(o) is dict and callable(o.get("run")) and o is not globals():\n        o["eval_code_async"] = fake',
+    "the runner's run() given other code": 'import gc, types\nasync def fake(code, limit):\n    return [{"text": "1337", "dropped": 0}, None, None]\nfor o in gc.get_objects():\n    if type(o) is types.FunctionType and o.__name__ == "run" and o.__code__.co_filename.startswith("<sandbox"):\n        o.__code__ = fake.__code__',
+    "Pyodide's CodeRunner.run_async replaced": 'import _pyodide._base\nasync def fake(self, globals=None, locals=None):\n    return 1337\n_pyodide._base.CodeRunner.run_async = fake',
+    'asyncio.ensure_future given other code': 'import asyncio\ndef fake(coro_or_future, *, loop=None):\n    raise SystemExit(1337)\nasyncio.tasks.ensure_future.__code__ = fake.__code__',
+    'traceback.format_exception replaced': 'import traceback\ntraceback.format_exception = lambda *args, **kwargs: ["1337"]',
+    'builtins.repr replaced': 'import builtins\nbuiltins.repr = lambda o: "1337"',
+    'the event loop class spying on every callback': 'import pyodide.webloop\nseen = []\noriginal = pyodide.webloop.WebLoop.call_soon\ndef spy(self, callback, *args, **kwargs):\n    seen.append(callback)\n    return original(self, callback, *args, **kwargs)\npyodide.webloop.WebLoop.call_soon = spy',
+    'a task factory wrapping every later task': 'import asyncio\nseen = []\ndef factory(loop, coro, **kwargs):\n    seen.append(coro)\n    return asyncio.Task(coro, loop=loop, **kwargs)\nasyncio.get_event_loop().set_task_factory(factory)',
+    'an audit hook that sees every later compile': 'import sys\nseen = []\nsys.addaudithook(lambda event, args: seen.append(args) if event == "compile" else None)',
+    'a sys.monitoring tool that sees every later call': 'import sys\nseen = []\nm = sys.monitoring\nm.use_tool_id(3, "spy")\nm.register_callback(3, m.events.PY_START, lambda code, offset: seen.append(code))\nm.set_events(3, m.events.PY_START)',
+    'a gc callback': 'import gc\ngc.callbacks.append(lambda phase, info: None)',
+  };
+  for (const [name, code] of Object.entries(tamperings)) {
+    it(`tampering with the harness (${name}) ends in an error that says so, and the next run gives its real result`, async () => {
+      await run('planted = 1');
+      const r = await run(code);
+      expect(r).toMatchObject({ result: null, stateLost: true });
+      expect(r.error).toMatch(/^the code tampered with the code interpreter's harness \(.+\); .*the interpreter was restarted and its state was lost$/s);
+      expect(await run('6 * 7')).toMatchObject({ result: '42', error: null, stateLost: false });
+      expect((await run('def f():\n    return 1 / 0\nf()')).error).toMatch(/^Traceback \(most recent call last\):\n {2}File "<exec>", line 3, in <module>\n.*ZeroDivisionError: division by zero$/s);
+      expect((await run('planted')).error).toMatch(/NameError: name 'planted' is not defined/);
+      await expectHealthy();
+    });
+  }
+
+  it('tampering from a callback that runs after the run ended is found before the next run, whose code does not run', async () => {
+    // The Blob is read in a later task: nothing counted as leftover work, and the run is over by then.
+    const later = 'import js, builtins\nfrom pyodide.ffi import create_once_callable, to_js\n' +
+      'def tamper(*args):\n    builtins.repr = lambda o: "1337"\n' +
+      'js.Blob.new(to_js([js.Uint8Array.new(20_000_000)])).arrayBuffer().then(create_once_callable(tamper))\n"scheduled"';
+    expect(await run(later)).toMatchObject({ result: "'scheduled'", error: null, stateLost: false });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const next = await run('print("ran")\n6 * 7');
+    expect(next).toMatchObject({ stdout: '', result: null, stateLost: true });
+    expect(next.error).toMatch(/^the code tampered with the code interpreter's harness \(found before this code ran: builtins\.repr was replaced\)/);
+    expect(await run('6 * 7')).toMatchObject({ result: '42', error: null, stateLost: false });
+    await expectHealthy();
+  });
+
+  it('cells still behave like a notebook: state, awaits, the last expression, a trailing semicolon, warnings', async () => {
+    expect(await run('import asyncio\nvalue = 40\nawait asyncio.sleep(0.01)\nvalue += 1')).toMatchObject({ result: null, error: null });
+    expect(await run('   # indented like a pasted block\n   value + 1')).toMatchObject({ result: '42', error: null, stateLost: false });
+    expect(await run('await asyncio.sleep(0, value)')).toMatchObject({ result: '41' });
+    expect(await run('(value, 1);  # quiet')).toMatchObject({ result: null, error: null });
+    expect(await run('async def g():\n    return 7\ng()')).toMatchObject({ result: expect.stringMatching(/^<coroutine object g at /) });
+    expect((await run('raise ExceptionGroup("g", [ValueError(1)])')).error).toMatch(/ExceptionGroup: g \(1 sub-exception\)/);
+    // A SyntaxWarning while the harness compiles the cell is shown, and is no change to the harness.
+    expect(await run('import re\nre.findall("\\d", "a1")')).toMatchObject({ result: "['1']", error: null, stateLost: false, stderr: expect.stringMatching(/SyntaxWarning/) });
+  });
+
+  // JS buffers live outside the WASM heap: without a ceiling a run reached about 4 GB before its timeout.
+  const bufferBombs: Record<string, string> = {
+    ArrayBuffer: 'import js\nkept = []\nwhile True:\n    kept.append(js.ArrayBuffer.new(256 * 2**20))',
+    Uint8Array: 'import js\nkept = []\nwhile True:\n    kept.append(js.Uint8Array.new(256 * 2**20))',
+    'Float64Array.slice copies': 'import js\nbase = js.Float64Array.new(2**25)\nkept = []\nwhile True:\n    kept.append(base.slice())',
+    Blob: 'import js\nfrom pyodide.ffi import to_js\npart = js.Uint8Array.new(64 * 2**20)\nkept = []\nwhile True:\n    kept.append(js.Blob.new(to_js([part] * 4)))',
+    'ArrayBuffer.transfer to a larger size': 'import js\nkept = []\nwhile True:\n    kept.append(js.ArrayBuffer.new(1).transfer(256 * 2**20))',
+    'a resizable ArrayBuffer': 'import js\nfrom pyodide.ffi import to_js\nkept = []\nwhile True:\n    b = js.ArrayBuffer.new(0, to_js({"maxByteLength": 2**30}, dict_converter=js.Object.fromEntries))\n    b.resize(2**30)\n    kept.append(b)',
+  };
+  for (const [name, code] of Object.entries(bufferBombs)) {
+    it(`a JS buffer bomb (${name}) stops at the 1 GiB ceiling with a clear error, and the next run works`, async () => {
+      await run('planted = 1');
+      const r = await run(code, { timeoutMs: 20_000 });
+      console.log(`[sandbox numbers] JS buffer bomb (${name}) stopped after ${Math.round(r.durationMs)} ms`);
+      expect(r.stateLost).toBe(true);
+      expect(r.error).toMatch(/RangeError: the sandbox refused [\d.]+ MiB more of JS buffers: [\d.]+ MiB are held and its ceiling is 1024 MiB/);
+      expect(r.error).toMatch(/the code reached the sandbox's ceiling of 1024 MiB of JS buffers .*the interpreter was restarted and its state was lost$/s);
+      expect(r.durationMs).toBeLessThan(15_000);
+      expect((await run('planted')).error).toMatch(/NameError/);
+      expect(await run('import js\njs.ArrayBuffer.new(512 * 2**20).byteLength')).toMatchObject({ result: String(512 * 2 ** 20), error: null, stateLost: false });
+      await expectHealthy();
+    });
+  }
+
   it('while True: pass is killed at the timeout, the page keeps ticking, and the next run works', async () => {
     await page.evaluate(() => window.sandbox.warm());
     const { value, maxGapMs, ticks } = await page.evaluate(() => window.withTicks(() => window.sandbox.run('x = 1\nprint("started")\nwhile True:\n    pass')));
