@@ -353,7 +353,7 @@ describe('log probabilities', () => {
       expect(t.top_logprobs).toHaveLength(3);
       expect(t.top_logprobs[0]!.token).toBe(t.token);
       expect(t.top_logprobs[0]!.logprob).toBeCloseTo(t.logprob, 5);
-      expect(Buffer.from(t.bytes).toString('utf8')).toBe(t.token);
+      expect(Buffer.from(t.bytes ?? []).toString("utf8")).toBe(t.token);
       expect(t.top_logprobs.map((a) => a.logprob)).toEqual([...t.top_logprobs.map((a) => a.logprob)].sort((a, b) => b - a));
     }
     const total = content.reduce((s, t) => s + Math.exp(t.top_logprobs[0]!.logprob), 0);
