@@ -7,11 +7,11 @@
  * streamed; llama-server's `grammar` field; and the refusals (a keyword the grammar does not enforce,
  * a schema or grammar that does not compile — sent twice, the server still answering after).
  */
-import { Validator } from '@cfworker/json-schema';
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAssistantOutput } from '../../format/parse';
+import { CITY_SCHEMA, TOOL_NAMES, TOOL_QUESTIONS, TOOL_SCHEMAS, validate } from '../../../tests/support/constraint-fixtures';
 import { startNpmScript, type NpmScript } from '../../../tests/support/npm-script';
 
 const MICRO = 'micro-llama';
@@ -25,52 +25,24 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-const TOOLS: ChatCompletionTool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'get_weather',
-      description: 'The current weather in a city',
-      parameters: { type: 'object', properties: { city: { type: 'string', maxLength: 24 }, unit: { enum: ['celsius', 'fahrenheit'] } }, required: ['city'], additionalProperties: false },
-    },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'get_opening_hours',
-      description: 'Opening hours on a weekday',
-      parameters: { type: 'object', properties: { day: { enum: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] } }, required: ['day'], additionalProperties: false },
-    },
-  },
-  {
-    type: 'function',
-    function: {
-      name: 'convert_currency',
-      description: 'Converts an amount between currencies',
-      parameters: {
-        type: 'object',
-        properties: { amount: { type: 'number', minimum: 0, maximum: 1000000 }, from: { enum: ['EUR', 'USD', 'GBP'] }, to: { enum: ['EUR', 'USD', 'GBP'] } },
-        required: ['amount', 'from', 'to'],
-        additionalProperties: false,
-      },
-    },
-  },
-];
-const NAMES = TOOLS.map((t) => (t.type === 'function' ? t.function.name : ''));
-const QUESTIONS = ['What is the weather in Paris?', 'When are you open on Monday?', 'Convert 100 EUR to USD.', 'Hello!', 'What is the capital of Japan?'];
+const TOOLS: ChatCompletionTool[] = TOOL_NAMES.map((name) => ({
+  type: 'function',
+  function: { name, description: name.replace(/_/g, ' '), parameters: TOOL_SCHEMAS[name] },
+}));
+const QUESTIONS = TOOL_QUESTIONS;
+const CITY = CITY_SCHEMA;
 
-const validates = (schema: unknown, value: unknown) => new Validator(schema as never, '2020-12', false).validate(value);
+const validates = validate;
 
 /** Every call names an offered tool (`only`, when given) and its arguments are valid JSON of that tool's schema. */
 function expectValidCalls(reply: ChatCompletion, only?: string): number {
   const calls = reply.choices[0]!.message.tool_calls ?? [];
   for (const call of calls) {
     if (call.type !== 'function') throw new Error(`a ${call.type} call`);
-    const tool = TOOLS.find((t) => t.type === 'function' && t.function.name === call.function.name);
-    expect(tool, `called ${call.function.name}`).toBeDefined();
+    expect(TOOL_NAMES, `called ${call.function.name}`).toContain(call.function.name);
     if (only) expect(call.function.name).toBe(only);
     const args = JSON.parse(call.function.arguments) as unknown;
-    const result = validates(tool!.type === 'function' && tool!.function.parameters, args);
+    const result = validates(TOOL_SCHEMAS[call.function.name], args);
     expect(result.valid, `${call.function.name}(${call.function.arguments}): ${JSON.stringify(result.errors)}`).toBe(true);
   }
   return calls.length;
@@ -97,7 +69,7 @@ describe('tool_choice over three custom tools', () => {
 
   it('a named tool: every reply calls that tool, its arguments valid', async () => {
     for (const [i, q] of QUESTIONS.entries()) {
-      const name = NAMES[i % NAMES.length]!;
+      const name = TOOL_NAMES[i % TOOL_NAMES.length]!;
       const reply = await ask(q, { type: 'function', function: { name } });
       expect(reply.choices[0]!.finish_reason, q).toBe('tool_calls');
       expect(expectValidCalls(reply, name), q).toBe(1);
@@ -129,18 +101,11 @@ describe('tool_choice over three custom tools', () => {
     }
     expect(finish).toBe('tool_calls');
     expect(calls).toHaveLength(1);
-    const tool = TOOLS.find((t) => t.type === 'function' && t.function.name === calls[0]!.name);
-    expect(tool, calls[0]!.name).toBeDefined();
-    expect(validates(tool!.type === 'function' && tool!.function.parameters, JSON.parse(calls[0]!.arguments)).valid).toBe(true);
+    expect(TOOL_NAMES).toContain(calls[0]!.name);
+    expect(validates(TOOL_SCHEMAS[calls[0]!.name!], JSON.parse(calls[0]!.arguments)).valid).toBe(true);
   }, 60_000);
 });
 
-const CITY = {
-  type: 'object',
-  properties: { city: { type: 'string', maxLength: 20 }, country: { type: 'string', maxLength: 20 }, population: { type: 'integer', minimum: 0, maximum: 99999999 } },
-  required: ['city', 'country', 'population'],
-  additionalProperties: false,
-};
 
 describe('replies in a set format', () => {
   const reply = async (body: Omit<ChatCompletionCreateParamsNonStreaming, 'model'>) => {
