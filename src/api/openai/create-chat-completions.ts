@@ -54,8 +54,11 @@ export function createChatCompletions(engine: ApiEngine, options: ChatCompletion
       return chatCompletion(who, result);
     }
     return abortableStream<ChatCompletionChunk>(async (push, signal) => {
-      push(chunk(who, { role: 'assistant', content: '' }));
-      const result = await runPreparedTurn(deps, prepared, { signal, onContent: (content) => push(chunk(who, { content })) });
+      const result = await runPreparedTurn(deps, prepared, {
+        signal,
+        onStart: () => push(chunk(who, { role: 'assistant', content: '' })),
+        onContent: (content) => push(chunk(who, { content })),
+      });
       options.onTurn?.(result);
       for (const c of closingChunks(who, result, parsed.includeUsage)) push(c);
     }, request.signal);

@@ -5,7 +5,8 @@
  * arguments validate against that tool's schema, `required` and a named choice always call, `none`
  * never puts a call into the content; response_format json_object and json_schema, plain and
  * streamed; llama-server's `grammar` field; and the refusals (a keyword the grammar does not enforce,
- * a schema or grammar that does not compile — sent twice, the server still answering after).
+ * a schema or grammar that does not compile — sent twice, the server still answering after, and
+ * streamed, refused with its status before the stream starts).
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
@@ -169,6 +170,9 @@ describe('refused constraints', () => {
       });
       await expect(client.chat.completions.create(body({ grammar: 'root ::= nothing' }))).rejects.toMatchObject({ status: 400, code: 'invalid_constraint', message: expect.stringContaining('"nothing"') });
     }
+    // Streamed, the refusal comes before the stream: its status, not a 200 with an error event.
+    const streamed = { stream: true, response_format: { type: 'json_schema', json_schema: { name: 's', schema: { type: 'strin' } } } };
+    await expect(client.chat.completions.create(body(streamed))).rejects.toMatchObject({ status: 400, code: 'invalid_constraint' });
     const after = await client.chat.completions.create(body({ response_format: { type: 'json_schema', json_schema: { name: 'city', schema: CITY } } }));
     expect(validates(CITY, JSON.parse(after.choices[0]!.message.content!)).valid).toBe(true);
   }, 60_000);
