@@ -14,10 +14,11 @@ export default defineConfig({
   worker: { format: 'es', plugins: () => [ortWasmFallbackNotBundled()] },
   server: { port: 5173, strictPort: true },
   preview: { port: 4173, strictPort: true },
-  // Pre-bundled at start: reached only through dynamic imports (the highlighter, the remote engine's stream parser), they
-  // were found on first use, and the dev server's re-optimization then answered an import in flight with 504 "Outdated
-  // Optimize Dep" on a cold cache (a chat-page test lost its highlighting that way).
-  optimizeDeps: { include: ['highlight.js/lib/common', 'eventsource-parser'] },
+  // Pre-bundled at start: reached only through dynamic imports (the highlighter, the remote engine's stream parser, the
+  // worker's grammar engine), they would be found on first use, and the dev server's re-optimization then answers an import
+  // in flight with 504 "Outdated Optimize Dep" on a cold cache. XGrammar's package is a UMD bundle labelled ESM: pre-bundling
+  // wraps it as CommonJS (its exports on `default`), as the production build does.
+  optimizeDeps: { include: ['highlight.js/lib/common', 'eventsource-parser', '@mlc-ai/web-xgrammar'] },
   build: { outDir: 'dist/page', chunkSizeWarningLimit: 8000 },
   plugins: [malformedTargetGuard(), crossOriginIsolationPlugin(), toolProxy(), engineProxy(), pyodideCorsPlugin(), modelsInPreviewPlugin(import.meta.dirname)],
 });

@@ -45,6 +45,11 @@ export interface TurnHandlers {
   signal?: AbortSignal;
   /** Visible content as it is generated; the deltas concatenate to the result's `content`. */
   onContent?: (delta: string) => void;
+  /**
+   * Called once the engine has accepted the request (its first ids, or its end), before any content:
+   * a request it refuses before generating (a constraint that does not compile) rejects without it.
+   */
+  onStart?: () => void;
 }
 
 /** A turn checked and rendered, not yet generated: every request error has been raised by now. */
@@ -76,6 +81,10 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
   const { request, plan, ids } = turn;
   try {
     const stream = new ContentStream(plan.readCalls, request.stop);
+    let started = false;
+    const start = () => {
+      if (!started) (started = true), handlers.onStart?.();
+    };
     const send = (delta: string) => delta !== '' && handlers.onContent?.(delta);
     const emitted = await generatePieces(
       deps.engine,
@@ -91,8 +100,9 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
       },
       request.stop,
       handlers.signal,
-      (pieces) => send(stream.update(pieces)),
+      (pieces) => (start(), send(stream.update(pieces))),
     );
+    start();
     const reply = readReply(emitted, plan.readCalls);
     if (reply.finish === 'stop' && emitted.stoppedBy === null) checkReply(reply.content, request.replyFormat);
     checkCallArguments(reply.calls, request.tools);

@@ -29,6 +29,7 @@ let context: BrowserContext;
 let page: Page;
 let outside: string[];
 const logs: string[] = [];
+const grammarModuleRequests: string[] = [];
 
 const steps = () => page.evaluate(() => window.uiSteps);
 const lastTurn = () => page.locator('.turn').last();
@@ -52,6 +53,7 @@ beforeAll(async () => {
   context = await stack.browser.newContext({ viewport: { width: 1280, height: 860 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.vite.url });
   outside = await blockOutside(context, [stack.vite.url]);
+  context.on('request', (r) => void (r.url().includes('web-xgrammar') && grammarModuleRequests.push(r.url())));
   page = await openChatPage(context);
   await recordSteps(page);
 }, 120_000);
@@ -324,6 +326,25 @@ describe('the chat page, conversation features', { timeout: 120_000 }, () => {
     await page.waitForFunction(() => document.querySelectorAll('.empty-state button.example').length === 5);
     expect(await examples.evaluateAll((els) => els.every((e) => !(e.getAttribute('data-tools') ?? '').includes('wolfram_alpha')))).toBe(true);
     await page.locator('.settings-panel input[name="tool:wolfram_alpha"]').check();
+  });
+
+  it("the micro model, unforced, calls Python under the loop's call constraint, and its card shows the call and its output", async () => {
+    // XGrammar is loaded by the engine worker only for a constrained request: its module being fetched proves the page sent one.
+    expect(grammarModuleRequests.length).toBeGreaterThan(0);
+    const before = (await steps()).length;
+    await page.fill('.composer-input', 'Use Python to add up the numbers from 1 to 100.');
+    await page.press('.composer-input', 'Enter');
+    await page.waitForFunction(() => document.querySelector('.turn:last-of-type')?.getAttribute('data-reason') === 'done', undefined, { timeout: 120_000 });
+    const [call] = (await steps()).slice(before);
+    expect(call!.raw).toMatch(/^<\|python_tag\|>/);
+    expect(call!.stop).toBe('eom');
+    expect(call!.toolCalls.map((c) => c.kind)).toEqual(['code']);
+    const card = lastTurn().locator('.tool-card[data-tool="code_interpreter"]');
+    expect(await card.count()).toBe(1);
+    expect(await card.getAttribute('data-status')).toBe('done');
+    expect(await card.locator('pre.tool-call').innerText()).toBe(call!.toolCalls[0]!.arguments.code);
+    expect(await card.locator('.tool-result').innerText()).toContain('5050');
+    expect(await lastTurn().locator('.prose').last().innerText()).toContain('5050');
   });
 
   it('made no request outside its own origin', () => {

@@ -1,6 +1,7 @@
 /**
  * Compiled grammars for one vocabulary: XGrammar's TokenizerInfo is built once (on the first
- * constrained request), compiled grammars are cached by their text (least recently used first out).
+ * constrained request), compiled grammars are cached here by their text (least recently used first
+ * out), never in XGrammar; a grammar that failed to compile is not cached, and compiling it again fails again.
  * A grammar that does not compile is an EngineError `invalid_constraint` naming XGrammar's reason.
  */
 import type { JsonSchema } from '../../src/engine/contract';
@@ -39,7 +40,9 @@ export class GrammarCompiler {
     this.ready ??= (async () => {
       const [xg, encoded] = await Promise.all([this.loadXGrammar(), this.loadVocabulary()]);
       const info = await bindXGrammarOutput(() => xg.TokenizerInfo.createTokenizerInfo(encoded, 'byte_level', false, VOCAB_SIZE, [END_OF_TEXT, EOM, EOT]));
-      const compiler = await xg.GrammarCompiler.createGrammarCompiler(info, true);
+      // XGrammar's own cache off (this class caches): a compile that aborts leaves its entry pending, and the
+      // same grammar compiled again would then wait on it forever, spinning the thread that runs the engine.
+      const compiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
       return { xg, compiler, vocabulary: describeVocabulary(encoded) };
     })();
     this.ready.catch(() => (this.ready = null));

@@ -65,8 +65,11 @@ export function createChatCompletions(engine: ApiEngine, options: ChatCompletion
     return abortableStream<ChatCompletionChunk>(async (push, signal) => {
       const results = [];
       for (let i = 0; i < parsed.choices; i++) {
-        push(chunk(who, { role: 'assistant', content: '' }, null, i));
-        const result = await runPreparedTurn(deps, choice(i), { signal, onContent: (content) => push(chunk(who, { content }, null, i)) });
+        const result = await runPreparedTurn(deps, choice(i), {
+          signal,
+          onStart: () => push(chunk(who, { role: 'assistant', content: '' }, null, i)),
+          onContent: (content) => push(chunk(who, { content }, null, i)),
+        });
         options.onTurn?.(result);
         for (const c of closingChunks(who, result, deps.tokenizer, i)) push(c);
         results.push(result);

@@ -212,9 +212,35 @@ describe('failures', () => {
     expect(next.choices[0]!.message.content).toBe('Still here.');
   });
 
+  it('a request the engine refuses before generating is answered with its status, streamed or not', async () => {
+    const refusing = createApiServer({
+      engine: { model: node.model, tokenizer, generate: async () => Promise.reject(new EngineError('invalid_constraint', 'the JSON schema cannot be compiled')) },
+    });
+    const url = await listen(refusing);
+    try {
+      const c = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
+      for (const stream of [false, true]) {
+        await expect(c.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], stream })).rejects.toMatchObject({
+          status: 400,
+          code: 'invalid_constraint',
+        });
+      }
+    } finally {
+      refusing.closeAllConnections();
+      refusing.close();
+    }
+  });
+
   it('a failure after the stream started is an error event the client raises', async () => {
     const failing = createApiServer({
-      engine: { model: node.model, tokenizer, generate: async () => Promise.reject(new EngineError('device_lost', 'the GPU went away')) },
+      engine: {
+        model: node.model,
+        tokenizer,
+        generate: async (_request, onIds) => {
+          onIds?.(tokenizer.encode('Partly'));
+          throw new EngineError('device_lost', 'the GPU went away');
+        },
+      },
     });
     const url = await listen(failing);
     try {

@@ -115,12 +115,18 @@ function knownRoute(url: string | undefined): string {
   return path.startsWith('/v1/models/') ? '/v1/models/{id}' : 'other';
 }
 
-/** A finished response as JSON, a stream as server-sent events. */
+/**
+ * A finished response as JSON, a stream as server-sent events. The events start with the stream's
+ * first chunk, so a request refused before it (a constraint that does not compile) is answered with
+ * its own status, as a request that is not streamed.
+ */
 async function answer(res: ServerResponse, out: object | AsyncIterable<unknown>): Promise<void> {
   if (!(Symbol.asyncIterator in out)) return sendJson(res, 200, out);
+  const chunks = out[Symbol.asyncIterator]();
+  const first = await chunks.next();
   startEvents(res);
   try {
-    for await (const chunk of out) sendEvent(res, chunk);
+    for (let next = first; !next.done; next = await chunks.next()) sendEvent(res, next.value);
     endEvents(res);
   } catch (e) {
     if (isAbortError(e)) {
