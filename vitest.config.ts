@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './tests/slow-first-sequencer.js';
+import { LLAMA_SERVER_FILES, PROPERTY_FILES, TRAINING_FILES } from './tests/tiers.js';
 
 /**
- * Three tiers, all run by `npm test` (`npm run test:<tier>` runs one): `unit` (Node: format, engine,
- * agent, tools, bench), `browser` (headless Chromium: the pages, the worker, WASM), and
- * `webgpu-swiftshader` (*.webgpu.browser.test.ts: WebGPU on the software adapter, correct but slow).
+ * Six tiers, all run by `npm test` (`npm run test:<tier>` runs one), named for what they cost:
+ * `unit` (Node, in process: format, engine, agent, tools, CLI, bench; builds nothing), `llama-server`
+ * (a real llama-server, built once per machine by this tier's setup), `training` (the micro model's
+ * corpus checked whole), `property` (generated-input properties), `browser` (headless Chromium: the
+ * pages, the worker, WASM), and `webgpu-swiftshader` (*.webgpu.browser.test.ts: WebGPU on the software
+ * adapter, correct but slow). tests/tiers.ts lists the files of the middle four.
  */
 export default defineConfig({
   test: {
@@ -20,10 +24,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'worker/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.browser.test.ts', '**/node_modules/**', ...LLAMA_SERVER_FILES, ...TRAINING_FILES, ...PROPERTY_FILES],
         },
       },
-      { extends: true, test: { name: 'browser', include: ['tests/browser/**/*.browser.test.ts'], exclude: ['**/*.webgpu.browser.test.ts'] } },
+      // Its setup runs after the root's (assets) and only when one of its files runs.
+      { extends: true, test: { name: 'llama-server', include: [...LLAMA_SERVER_FILES], globalSetup: ['tests/llama-server-setup.ts'] } },
+      { extends: true, test: { name: 'training', include: [...TRAINING_FILES] } },
+      { extends: true, test: { name: 'property', include: [...PROPERTY_FILES] } },
+      { extends: true, test: { name: 'browser', include: ['tests/browser/**/*.browser.test.ts'], exclude: ['**/*.webgpu.browser.test.ts', ...LLAMA_SERVER_FILES] } },
       { extends: true, test: { name: 'webgpu-swiftshader', include: ['tests/browser/**/*.webgpu.browser.test.ts'] } },
     ],
   },

@@ -1,8 +1,8 @@
 /**
  * The bench's logic without its timings: the tool-loop workload keeps the prefix cache's invariant
  * (with the cache, the engine prefills exactly the appended ids; re-prefilling runs every prompt id),
- * so does the loop a real llama-server runs (by its own report), the sort baseline agrees with our
- * sampler, and results.json merging keeps other sections.
+ * the sort baseline agrees with our sampler, and results.json merging keeps other sections. The loop a
+ * real llama-server runs: sections.llama-server.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SamplingParams } from '../src/engine/contract';
@@ -19,9 +19,6 @@ import { interleave, median } from './measure';
 import { formatTable, mergeResults, parseResults } from './results';
 import { createSortSampler, sortNucleus } from './sort-sampler';
 import { runToolLoop, syntheticSearchResult } from './tool-loop';
-import { startLlamaServer } from '../tests/support/llama-server';
-import { FLOAT32_SERVER_ARGS, recordingServerEngine, serverPrefill } from './remote';
-import { runServerToolLoop } from './server-tool-loop';
 
 const tokenizer = loadTokenizer();
 
@@ -59,30 +56,6 @@ describe('tool loop workload (tiny model)', () => {
     expect(tokenizer.encode(a).length).toBeGreaterThanOrEqual(400);
     expect(tokenizer.encode(a).length).toBeLessThan(500);
     expect(() => JSON.parse(a)).not.toThrow();
-  });
-});
-
-describe('remote section workload (a real llama-server, the micro model)', () => {
-  it('the five-step loop the server runs: call, answer, call, answer, call; after step 1 it evaluates exactly the appended ids', async () => {
-    const server = await startLlamaServer({ args: FLOAT32_SERVER_ARGS });
-    const { engine, outcomes } = recordingServerEngine();
-    try {
-      await engine.load({ kind: 'server', url: server.url });
-      const steps = await runServerToolLoop(engine, tokenizer);
-      expect(steps.map((st) => st.stop)).toEqual(['eom', 'eot', 'eom', 'eot', 'eom']);
-      const prefill = serverPrefill(steps, outcomes);
-      expect(prefill.serverPrefilled).toBe(prefill.appendedTokens);
-      expect(prefill.appendedTokens).toBe(steps.slice(1).reduce((n, st) => n + st.appended, 0));
-      // The first prompt is evaluated whole; the later ones are small next to their prompts.
-      expect(outcomes[0]!.evaluatedTokens).toBe(steps[0]!.promptTokens);
-      expect(prefill.appendedTokens).toBeLessThan(steps.slice(1).reduce((n, st) => n + st.promptTokens, 0) / 3);
-      // A server that evaluated one id more on one step fails the section.
-      outcomes[2] = { ...outcomes[2]!, evaluatedTokens: outcomes[2]!.evaluatedTokens! + 1 };
-      expect(() => serverPrefill(steps, outcomes)).toThrow(/step 3: \d+ ids appended, the server evaluated \d+/);
-    } finally {
-      await engine.unload();
-      await server.stop();
-    }
   });
 });
 

@@ -1,9 +1,7 @@
 // Makes every test run start from generated assets, however vitest was invoked (idempotent: ms when
-// current), and from this machine's llama-server (built once, ~6–10 minutes, when it has none).
-import { ensureLlamaServer } from '../scripts/llama-server/llama-server-build';
+// current). llama-server is built by the `llama-server` tier's own setup (tests/llama-server-setup.ts).
 import { runSetup } from '../scripts/setup';
 
 export default async function setup(): Promise<void> {
   await runSetup({ quiet: true });
-  await ensureLlamaServer((line) => console.log(line));
 }

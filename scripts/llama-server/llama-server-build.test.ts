@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LLAMA_SERVER_CMAKE_FLAGS, llamaServerBinaryPath, llamaServerDir, llamaServerSource, readLlamaServerBuild } from './llama-server-build';
 
-describe('this machine’s llama-server (built by the global test setup or .ci/run)', () => {
+describe('this machine’s llama-server (built by the llama-server tier’s setup or .ci/run)', () => {
   it('is built from the llama.cpp commit node-llama-cpp ships, with the offline flags, and records its build time', async () => {
     const source = llamaServerSource();
     expect(source.commit).toMatch(/^[0-9a-f]{40}$/);

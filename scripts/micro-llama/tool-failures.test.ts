@@ -89,15 +89,13 @@ describe('the runtime writes the same bytes the corpus trains', () => {
  * FAILURE_TEXTS (and so into the corpus) or is listed with its reason.
  */
 const UNTRAINED_LITERALS: Readonly<Record<string, number>> = {
-  // The keyless Wikipedia fallback: off unless a caller turns it on.
-  'src/tools/wikipedia-search.ts': 3,
   // An empty "code" / "query" argument: the corpus never writes an empty call.
   'src/tools/code-interpreter.ts': 1,
   'src/tools/query-argument.ts': 1,
   // A host tool's value that is not JSON, or a throw of a non-Error: host bugs, not tool failures.
   'src/tools/tool-result.ts': 2,
-  // The keyless fallback's failure and a non-JSON answer from Brave.
-  'src/tools/brave-search.ts': 2,
+  // A non-JSON answer from Brave.
+  'src/tools/brave-search.ts': 1,
   // Local math's refusals: FAILURE_TEXTS.localMathCannot (trained) followed by the query and what was refused; one is mathjs's own disabled-function guard.
   'src/tools/local-math.ts': 7,
   // Requests the project's own clients never make (bad endpoint, method, parameters), a redirect, a client that left.

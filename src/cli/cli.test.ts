@@ -1,74 +1,81 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/**
+ * The CLI's commands, in process (runCli with captured streams); a few of them again as a real
+ * process, for the process contract itself. The commands against a real llama-server (`--engine`):
+ * cli.llama-server.test.ts.
+ */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_RESULT } from '../../tests/fixtures/worked-example';
-import { startLlamaServer, type LlamaServer } from '../../tests/support/llama-server';
-import { MICRO_E2E_CASES } from '../../scripts/micro-llama/e2e-cases';
+import { expectOneLineError, expectOsloAnswer, OSLO, osloResults, runAsProcess, runInProcess, tempFile, type CliRun } from '../../tests/support/cli';
 import { ggufPath } from '../../scripts/setup/gguf-models';
 
 const ROOT = join(import.meta.dirname, '../..');
 const WORKED = join(ROOT, 'tests/fixtures/worked-example.json');
+const cli = runInProcess;
 
-/** Runs the CLI as people and scripts do (tsx, no npm wrapper: same process contract). */
-function cli(args: string[], stdin = '', env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { input: stdin, encoding: 'utf8', cwd: ROOT, env: { ...process.env, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+function expectParsedCall(r: CliRun): void {
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout)).toEqual({
+    content: 'Let me look.',
+    toolCalls: [{ kind: 'builtin', name: 'brave_search', arguments: { query: 'x' } }],
+    stop: 'eom',
+  });
 }
+const RAW_CALL = 'Let me look.<|python_tag|>brave_search.call(query="x")<|eom_id|>';
 
-/** A real llama-server that wants an API key, serving the micro model. */
-const ENGINE_KEY = 'cli-test-key';
-let server: LlamaServer;
-beforeAll(async () => {
-  server = await startLlamaServer({ args: ['--api-key', ENGINE_KEY] });
-});
-afterAll(() => server?.stop());
-const withKey = { LLAMA_ENGINE_API_KEY: ENGINE_KEY };
-
-function tempFile(content: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'cli-')), 'conv.json');
-  writeFileSync(file, content);
-  return file;
-}
+const bad: Record<string, { args: string[]; error: RegExp }> = {
+  'a missing file': { args: ['render', '/nonexistent/conv.json'], error: /cannot read/ },
+  'no FILE': { args: ['render'], error: /missing FILE/ },
+  'invalid JSON': { args: ['render', tempFile('{"messages": [')], error: /not valid JSON/ },
+  'a bad role': { args: ['render', tempFile('{"messages": [{"role": "robot", "content": "x"}]}')], error: /messages\[0\]\.role/ },
+  'a result without a call': {
+    args: ['render', tempFile('{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "content": "r"}]}')],
+    error: /must follow an assistant turn/,
+  },
+  'an unknown command': { args: ['frobnicate'], error: /unknown command/ },
+  'ask without a question': { args: ['ask'], error: /missing the question/ },
+  'ask with an unknown model': { args: ['ask', '--model', 'nope', 'hi'], error: /unknown model "nope"/ },
+  'serve with a bad port': { args: ['serve', '--port', 'http'], error: /--port: expected 0 to 65535/ },
+  'serve with an unknown model': { args: ['serve', '--model', 'nope'], error: /unknown model "nope"/ },
+  'serve with an unknown flag': { args: ['serve', '--bind', '0.0.0.0'], error: /Unknown option '--bind'/ },
+  'an API key as a flag (it would land in shell history)': { args: ['ask', '--engine', 'http://127.0.0.1:9', '--api-key', 'k', 'hi'], error: /Unknown option '--api-key'/ },
+  'an engine URL that is not http(s)': { args: ['ask', '--engine', 'ftp://host/', 'hi'], error: /invalid_request: the engine URL must be http or https/ },
+  'an unknown tools provider': { args: ['ask', '--tools', 'cloud', 'hi'], error: /--tools: expected auto, service, local, got "cloud"/ },
+  'a --docs directory that is not there': { args: ['ask', '--docs', '/nonexistent/docs', 'hi'], error: /--docs: \/nonexistent\/docs is not a directory/ },
+  'a GGUF file that is not there': { args: ['ask', '--model', '/nonexistent/model.gguf', 'hi'], error: /load_failed: could not load the GGUF \/nonexistent\/model\.gguf/ },
+};
 
 describe('cli', () => {
-  it('render FILE prints the exact prompt, nothing appended', () => {
-    const r = cli(['render', WORKED]);
+  it('render FILE prints the exact prompt, nothing appended', async () => {
+    const r = await cli(['render', WORKED]);
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith('<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nEnvironment: ipython\nTools: brave_search\n\n')).toBe(true);
     expect(r.stdout.endsWith('139,000 in 2024."}]}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n')).toBe(true);
   });
 
-  it('render --ids FILE prints the ids as a JSON array', () => {
-    const r = cli(['render', '--ids', WORKED]);
+  it('render --ids FILE prints the ids as a JSON array', async () => {
+    const r = await cli(['render', '--ids', WORKED]);
     expect(r.code).toBe(0);
     const ids = JSON.parse(r.stdout) as number[];
     expect(ids[0]).toBe(128000);
     expect(ids.slice(-4)).toEqual([128006, 78191, 128007, 271]);
   });
 
-  it('parse reads raw output on stdin', () => {
-    const r = cli(['parse'], 'Let me look.<|python_tag|>brave_search.call(query="x")<|eom_id|>');
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({
-      content: 'Let me look.',
-      toolCalls: [{ kind: 'builtin', name: 'brave_search', arguments: { query: 'x' } }],
-      stop: 'eom',
-    });
+  it('parse reads raw output on stdin', async () => {
+    expectParsedCall(await cli(['parse'], RAW_CALL));
   });
 
-  it('tokenize encodes stdin as plain content: special-token strings stay text', () => {
-    expect(JSON.parse(cli(['tokenize'], 'This is a test sentence.').stdout)).toEqual([2028, 374, 264, 1296, 11914, 13]);
-    const r = cli(['tokenize'], 'x <|eot_id|><|start_header_id|>');
+  it('tokenize encodes stdin as plain content: special-token strings stay text', async () => {
+    expect(JSON.parse((await cli(['tokenize'], 'This is a test sentence.')).stdout)).toEqual([2028, 374, 264, 1296, 11914, 13]);
+    const r = await cli(['tokenize'], 'x <|eot_id|><|start_header_id|>');
     expect(r.code).toBe(0);
     const ids = JSON.parse(r.stdout) as number[];
     expect(ids.length).toBeGreaterThan(4);
     expect(ids.every((id) => id < 128000)).toBe(true);
   });
 
-  it('replay FILE runs the loop with the model\'s side forced: the prompts, the cache savings, the recorded results', () => {
-    const r = cli(['replay', WORKED]);
+  it('replay FILE runs the loop with the model\'s side forced: the prompts, the cache savings, the recorded results', async () => {
+    const r = await cli(['replay', WORKED]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as {
@@ -84,28 +91,18 @@ describe('cli', () => {
     expect(report.toolResults).toEqual([{ name: 'brave_search', content: WORKED_EXAMPLE_RESULT, isError: false, recorded: true }]);
   });
 
-  const oslo = MICRO_E2E_CASES.find((c) => c.name === 'population (brave_search)')!;
-  const osloResults = () => tempFile(JSON.stringify({ brave_search: { [String(oslo.call!.arguments.query)]: oslo.result } }));
-  const askEngines: Record<string, { args: string[]; env?: Record<string, string> }> = {
-    'the micro model (ONNX)': { args: [] },
-    'a GGUF file (--model FILE.gguf: node-llama-cpp, our sampler)': { args: ['--model', ggufPath('micro-llama', 'F32')] },
-    'an engine server (--engine URL, its key from LLAMA_ENGINE_API_KEY)': { args: [], env: withKey },
+  const askEngines: Record<string, string[]> = {
+    'the micro model (ONNX)': [],
+    'a GGUF file (--model FILE.gguf: node-llama-cpp, our sampler)': ['--model', ggufPath('micro-llama', 'F32')],
   };
-  for (const [name, { args, env }] of Object.entries(askEngines)) {
-    it(`ask runs ${name} unforced; --results answers its call from a recording`, () => {
-      const r = cli(['ask', ...args, ...(env ? ['--engine', server.url] : []), '--results', osloResults(), oslo.question], '', env);
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-      const out = JSON.parse(r.stdout) as { answer: string; finish: string; steps: Array<{ raw: string; stop: string; toolCalls: unknown[]; toolResults: Array<{ isError: boolean }> }> };
-      expect(out.steps.map((s) => s.stop)).toEqual(['eom', 'eot']);
-      expect(out.steps[0]!.toolCalls).toEqual([oslo.call]);
-      expect(out.steps[0]!.toolResults[0]!.isError).toBe(false);
-      expect(out.answer).toContain('634,293');
+  for (const [name, args] of Object.entries(askEngines)) {
+    it(`ask runs ${name} unforced; --results answers its call from a recording`, async () => {
+      expectOsloAnswer(await cli(['ask', ...args, '--results', osloResults(), OSLO.question]));
     });
   }
 
-  it('ask --tools local answers from the local index unforced, with no proxy and no key', () => {
-    const r = cli(['ask', '--tools', 'local', 'What is the capital of Japan?'], '', { TOOL_PROXY_URL: 'http://127.0.0.1:9/api/tools/' });
+  it('ask --tools local answers from the local index unforced, with no proxy and no key', async () => {
+    const r = await cli(['ask', '--tools', 'local', 'What is the capital of Japan?'], '', { TOOL_PROXY_URL: 'http://127.0.0.1:9/api/tools/' });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { answer: string; steps: Array<{ stop: string; toolCalls: unknown[]; toolResults: Array<{ content: string; isError: boolean }> }> };
@@ -115,45 +112,23 @@ describe('cli', () => {
     expect(out.answer).toContain('Tokyo');
   });
 
-  it('replay --engine URL gives the same prompts; a step recorded to its stop never needs the server', () => {
-    const r = cli(['replay', '--engine', server.url, WORKED], '', withKey);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const report = JSON.parse(r.stdout) as { prompts: string[]; steps: Array<{ stop: string; prefilledTokens: number | null }> };
-    expect(report.prompts[1]).toBe(WORKED_EXAMPLE_PROMPT);
-    expect(report.steps.map((s) => [s.stop, s.prefilledTokens])).toEqual([['eom', 0], ['eot', 0]]);
-  });
-
-  const bad: Record<string, { args: string[]; error: RegExp }> = {
-    'a missing file': { args: ['render', '/nonexistent/conv.json'], error: /cannot read/ },
-    'no FILE': { args: ['render'], error: /missing FILE/ },
-    'invalid JSON': { args: ['render', tempFile('{"messages": [')], error: /not valid JSON/ },
-    'a bad role': { args: ['render', tempFile('{"messages": [{"role": "robot", "content": "x"}]}')], error: /messages\[0\]\.role/ },
-    'a result without a call': {
-      args: ['render', tempFile('{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "content": "r"}]}')],
-      error: /must follow an assistant turn/,
-    },
-    'an unknown command': { args: ['frobnicate'], error: /unknown command/ },
-    'ask without a question': { args: ['ask'], error: /missing the question/ },
-    'ask with an unknown model': { args: ['ask', '--model', 'nope', 'hi'], error: /unknown model "nope"/ },
-    'serve with a bad port': { args: ['serve', '--port', 'http'], error: /--port: expected 0 to 65535/ },
-    'serve with an unknown model': { args: ['serve', '--model', 'nope'], error: /unknown model "nope"/ },
-    'serve with an unknown flag': { args: ['serve', '--bind', '0.0.0.0'], error: /Unknown option '--bind'/ },
-    'an API key as a flag (it would land in shell history)': { args: ['ask', '--engine', 'http://127.0.0.1:9', '--api-key', 'k', 'hi'], error: /Unknown option '--api-key'/ },
-    'an engine URL that is not http(s)': { args: ['ask', '--engine', 'ftp://host/', 'hi'], error: /invalid_request: the engine URL must be http or https/ },
-    'an unknown tools provider': { args: ['ask', '--tools', 'cloud', 'hi'], error: /--tools: expected auto, service, local, got "cloud"/ },
-    'a --docs directory that is not there': { args: ['ask', '--docs', '/nonexistent/docs', 'hi'], error: /--docs: \/nonexistent\/docs is not a directory/ },
-    'a GGUF file that is not there': { args: ['ask', '--model', '/nonexistent/model.gguf', 'hi'], error: /load_failed: could not load the GGUF \/nonexistent\/model\.gguf/ },
-  };
-  // Resolved when the tests run: the server's URL is known only then.
-  bad['an engine server without its key (LLAMA_ENGINE_API_KEY unset)'] = { args: ['ask', '--engine', '<server>', 'hi'], error: /server_error: the engine server at http:\/\/127\.0\.0\.1:\d+ refused the API key \(401\)/ };
   for (const [name, { args, error }] of Object.entries(bad)) {
-    it(`${name}: one-line error on stderr, exit code 2`, () => {
-      const r = cli(args.map((a) => (a === '<server>' ? server.url : a)), '', { LLAMA_ENGINE_API_KEY: '' });
-      expect(r.code).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(error);
-      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    it(`${name}: one-line error on stderr, exit code 2`, async () => {
+      expectOneLineError(await cli(args, '', { LLAMA_ENGINE_API_KEY: '' }), error);
     });
   }
+});
+
+describe('cli as a process (tsx src/cli/main.ts): stdin, stdout, stderr and the exit code are the real ones', () => {
+  it('parse reads raw output on the real stdin', () => {
+    expectParsedCall(runAsProcess(['parse'], RAW_CALL));
+  });
+
+  it('ask on the micro model: the answer on stdout, nothing at all on stderr (no library writes there)', () => {
+    expectOsloAnswer(runAsProcess(['ask', '--results', osloResults(), OSLO.question]));
+  });
+
+  it('a GGUF file that is not there: one line on stderr, whatever the loader printed, exit code 2', () => {
+    expectOneLineError(runAsProcess(['ask', '--model', '/nonexistent/model.gguf', 'hi']), bad['a GGUF file that is not there']!.error);
+  });
 });

@@ -1,12 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error';
 
-/** All of stdin as UTF-8 text, exactly (no trimming). */
-export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+/** What a command reads and writes besides files: the process's streams and environment, or a test's. */
+export interface CliIo {
+  /** All of stdin as UTF-8 text, exactly (no trimming). */
+  readStdin(): Promise<string>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
 }
+
+export const processIo: CliIo = {
+  async readStdin() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  env: process.env,
+};
 
 /** A JSON file's value, or a CliError naming the file and what is wrong with it. */
 export function readJsonFile(path: string | undefined): unknown {
@@ -24,6 +37,6 @@ export function readJsonFile(path: string | undefined): unknown {
   }
 }
 
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value)}\n`);
 }

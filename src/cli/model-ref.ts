@@ -30,7 +30,7 @@ export function cliModelRef(values: { model?: string | undefined; engine?: strin
 }
 
 /** The Node engine's options from the environment: the server's API key. */
-export function cliEngineOptions(env: NodeJS.ProcessEnv = process.env): NodeEngineOptions {
+export function cliEngineOptions(env: NodeJS.ProcessEnv): NodeEngineOptions {
   const key = env[ENGINE_API_KEY_VAR]?.trim();
   return key ? { engineApiKey: key } : {};
 }

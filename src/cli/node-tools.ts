@@ -23,8 +23,8 @@ export interface NodeToolOptions {
  * corpus and --docs, mathjs) when the proxy has no key or is not running. The code interpreter runs
  * only in a browser sandbox: in Node a code call gets an error result saying it is not enabled.
  */
-export function nodeTools(options: NodeToolOptions = {}): Tool[] {
-  const proxyBase = process.env.TOOL_PROXY_URL ?? DEFAULT_TOOL_PROXY_URL;
+export function nodeTools(options: NodeToolOptions = {}, env: NodeJS.ProcessEnv = process.env): Tool[] {
+  const proxyBase = env.TOOL_PROXY_URL ?? DEFAULT_TOOL_PROXY_URL;
   const provider = options.provider ?? 'auto';
   let index: LocalSearchIndex | undefined;
   const localIndex = async () => (index ??= localSearchIndex(options.docsDir));

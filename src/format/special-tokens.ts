@@ -5,14 +5,11 @@
 
 export const BEGIN_OF_TEXT = 128000;
 export const END_OF_TEXT = 128001;
-export const FINETUNE_RIGHT_PAD = 128004;
-export const STEP_ID = 128005;
 export const START_HEADER = 128006;
 export const END_HEADER = 128007;
 export const EOM = 128008;
 export const EOT = 128009;
 export const PYTHON_TAG = 128010;
-export const IMAGE = 128011;
 
 /** First special id; every id at or above it is special, every id below it is ordinary text. */
 export const FIRST_SPECIAL_ID = 128000;
@@ -63,9 +60,6 @@ export function allSpecialTokens(): Array<{ id: number; name: string }> {
   for (let id = FIRST_SPECIAL_ID; id < VOCAB_SIZE; id++) out.push({ id, name: specialTokenName(id) });
   return out;
 }
-
-/** The string of every special token name; a literal occurrence inside content stays plain text. */
-export const SPECIAL_TOKEN_PATTERN = /<\|[a-z0-9_]+\|>/g;
 
 export const PYTHON_TAG_TEXT = '<|python_tag|>';
 export const EOM_TEXT = '<|eom_id|>';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findForbiddenKey } from './argument-keys';
 import { parseAssistantOutput } from './parse';
 import type { ToolCall } from './types';
-import { pythonString, writeBuiltinCall, writeCodeCall, writeCustomCall } from './write-call';
+import { pythonString, writeBuiltinCall, writeCustomCall } from './write-call';
 
 const TAG = '<|python_tag|>';
 const EOM = '<|eom_id|>';
@@ -83,14 +83,10 @@ describe('writeCustomCall', () => {
   });
 });
 
-describe('writeCodeCall', () => {
-  it('is the code itself', () => {
-    expect(writeCodeCall('import math\nprint(math.pi)\n')).toBe('import math\nprint(math.pi)\n');
-  });
-
-  it('round-trips code after the tag', () => {
+describe('a code call', () => {
+  it('is the code itself after the tag: it round-trips with no wrapper', () => {
     const code = 'import math\n\nfor i in range(3):\n    print(i, "\\n")';
-    expect(parseAssistantOutput(`${TAG}${writeCodeCall(code)}${EOM}`).toolCalls).toEqual([
+    expect(parseAssistantOutput(`${TAG}${code}${EOM}`).toolCalls).toEqual([
       { kind: 'code', name: 'code_interpreter', arguments: { code } },
     ]);
   });

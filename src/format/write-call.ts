@@ -73,11 +73,6 @@ export function writeBuiltinCall(name: string, args: Record<string, unknown>): s
   return `${name}.call(${parts.join(', ')})`;
 }
 
-/** The code itself: the model writes no wrapper around code for the interpreter. */
-export function writeCodeCall(code: string): string {
-  return code;
-}
-
 /** `{"name": "get_weather", "parameters": {"city": "Paris"}}`, JSON with Python's separators. */
 export function writeCustomCall(name: string, args: Record<string, unknown>): string {
   return pythonJson({ name, parameters: args });

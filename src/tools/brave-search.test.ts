@@ -5,7 +5,6 @@ import { startProxiedFake, type ProxiedFake } from '../../tests/fakes/proxied-fa
 import { startToolProxyServer, type ToolProxyServer } from '../server/tool-proxy';
 import { braveSearchTool, shapeBraveResults, type BraveSearchOptions } from './brave-search';
 import { ToolError } from './tool';
-import { articleUrl, WIKIPEDIA_FALLBACK_SOURCE } from './wikipedia-search';
 
 /** Fake upstreams, and two proxies over them: one with keys, one without. */
 let upstreams: ProxiedFake;
@@ -166,58 +165,4 @@ describe('brave_search through the proxy', () => {
       await slowProxy.close();
     }
   });
-});
-
-describe('keyless Wikipedia fallback', () => {
-  const withFallback = (): BraveSearchOptions => ({ proxyBase: keyless.toolsBase, keylessFallback: true, wikipediaApi: fake.wikipediaApi });
-
-  it('is used when the proxy has no key, and labeled', async () => {
-    const result = await search('Reykjavik', { ...withFallback(), maxResults: 2 });
-    expect(result).toEqual({
-      query: 'Reykjavik',
-      source: WIKIPEDIA_FALLBACK_SOURCE,
-      results: [
-        { title: 'Reykjavík', url: `${fake.url}/wiki/Reykjavík`, description: 'Reykjavík is the capital & largest city of Iceland' },
-        { title: 'Greater Reykjavík Area', url: `${fake.url}/wiki/Greater_Reykjavík_Area`, description: 'The capital region "Höfuðborgarsvæðið"' },
-      ],
-    });
-    expect(pythonJson(result)).toMatch(/^\{"query": "Reykjavik", "source": "wikipedia \(keyless fallback\)", "results": /);
-    expect(fake.requests.map((r) => r.service)).toEqual(['wikipedia']);
-    expect(fake.requests[0]!.query).toEqual({ action: 'query', list: 'search', srsearch: 'Reykjavik', format: 'json', origin: '*', srlimit: '2' });
-  });
-
-  it('is off by default', async () => {
-    const error = await toolError(search('a', { proxyBase: keyless.toolsBase, wikipediaApi: fake.wikipediaApi }));
-    expect(error.details.setup).toMatch(/BRAVE_API_KEY/);
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  it('is not used for other failures (a rejected key is not "no key")', async () => {
-    fake.setMode('brave', 'unauthorized');
-    await toolError(search('a', { keylessFallback: true, wikipediaApi: fake.wikipediaApi }));
-    expect(fake.requests.map((r) => r.service)).toEqual(['brave']);
-  });
-
-  it('a failing fallback reports both failures and keeps the setup hint', async () => {
-    fake.setMode('wikipedia', 'server-error');
-    const error = await toolError(search('a', withFallback()));
-    expect(error.message).toBe('Brave Search is not configured: BRAVE_API_KEY is not set; the keyless fallback failed too: the Wikipedia search failed (HTTP 500)');
-    expect(error.details.setup).toMatch(/BRAVE_API_KEY/);
-  });
-
-  it('no hits is an empty, still labeled, list', async () => {
-    fake.setMode('wikipedia', 'empty');
-    expect(await search('zzzz', withFallback())).toEqual({ query: 'zzzz', source: WIKIPEDIA_FALLBACK_SOURCE, results: [] });
-  });
-});
-
-describe('articleUrl', () => {
-  const cases: Record<string, { title: string; expected: string }> = {
-    'spaces become underscores, letters stay readable': { title: 'Greater Reykjavík Area', expected: 'https://en.wikipedia.org/wiki/Greater_Reykjavík_Area' },
-    'URL-breaking characters escaped': { title: 'C# (programming language)', expected: 'https://en.wikipedia.org/wiki/C%23_(programming_language)' },
-    'question mark and percent': { title: 'What? 100%', expected: 'https://en.wikipedia.org/wiki/What%3F_100%25' },
-  };
-  for (const [name, { title, expected }] of Object.entries(cases)) {
-    it(name, () => expect(articleUrl(title)).toBe(expected));
-  }
 });

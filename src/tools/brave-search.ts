@@ -4,8 +4,7 @@
  * age}]}`, the top N (default 5), snippet HTML stripped.
  *
  * Invariants: only the fields above reach the model (Brave's profiles, thumbnails, extra snippets...
- * are dropped); when the host enabled the keyless fallback and the proxy answers "no key", the results
- * come from Wikipedia and are labeled `"source": "wikipedia (keyless fallback)"`; with a local index
+ * are dropped); with a local index
  * (provider `local`, or `auto` when the proxy has no key or there is none: tool-provider.ts) they come
  * from that index, labeled `"source": "local index"`, and nothing leaves the device; any other failure
  * is a ToolError (an abort is rethrown as is).
@@ -17,15 +16,10 @@ import { clampResultCount, type SearchResultItem, type SearchResults } from './s
 import type { LocalSearchIndex } from './local-search';
 import { ToolError, type Tool } from './tool';
 import { answersLocally, type ToolProvider } from './tool-provider';
-import { searchWikipedia } from './wikipedia-search';
 
 export interface BraveSearchOptions extends ProxyClientOptions {
   /** Results handed to the model, 1..20. Default 5. */
   maxResults?: number;
-  /** Search Wikipedia when the proxy has no Brave key. Default false. */
-  keylessFallback?: boolean;
-  /** Absolute `api.php` URL for the fallback. Default `https://en.wikipedia.org/w/api.php`. */
-  wikipediaApi?: string;
   /**
    * Ask the user before each search. Default true: the query leaves the machine for a third party
    * (FORMAT.md: tools that reach outside wait for confirmation). The UI offers "always allow".
@@ -63,19 +57,7 @@ export function braveSearchTool(options: BraveSearchOptions = {}): Tool {
         return options.shape ? options.shape(query, shaped) : shaped;
       }
       if (answersLocally(provider, answer)) return searchLocally(query);
-      if (!(answer.notConfigured && options.keylessFallback)) throw answer.error;
-      try {
-        return await searchWikipedia(query, {
-          maxResults,
-          signal,
-          ...(options.wikipediaApi === undefined ? {} : { apiUrl: options.wikipediaApi }),
-          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-        });
-      } catch (fallbackError) {
-        signal.throwIfAborted();
-        const why = fallbackError instanceof Error ? fallbackError.message : String(fallbackError);
-        throw new ToolError(`${answer.error.message}; the keyless fallback failed too: ${why}`, answer.error.details);
-      }
+      throw answer.error;
     },
   };
 }

@@ -64,8 +64,8 @@ export type FailureKind = keyof typeof FAILURE_TEXTS;
 /**
  * What the loop writes into an ipython turn when a run ends mid-call (the user's abort, the time budget)
  * or a message ended with eom but held no call. The model reads these only in the history of a later
- * turn; the micro model's run 9 corpus was fixed before they were gathered here and does not train them
- * (scripts/micro-llama/corpus.test.ts lists them as the untrained texts, so a new one cannot slip in).
+ * turn; the micro model's corpus does not train them (scripts/micro-llama/tool-failures.test.ts lists
+ * them as the untrained texts, so a new one cannot slip in).
  */
 export const LOOP_TEXTS = {
   nothingCallable: () => 'the message ended with <|eom_id|> but contained no tool call; answer in plain text or make a call',

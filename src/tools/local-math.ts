@@ -2,9 +2,8 @@
  * `wolfram_alpha` without Wolfram|Alpha: arithmetic, powers, roots, derivatives and unit conversions
  * answered in the page (or in Node) by mathjs, written as Wolfram|Alpha's LLM API writes its answers
  * (`Query:`, `Input:`, `Result:` sections) so a model reads what it reads from the real service.
- * No `Source:` section yet: with one the current micro model's answers broke (2 of 2 tried), without
- * it both were right — it was trained on the service's sections only; the retrained model (issue 14)
- * reads one. Until then the tool's description and the card say where the answer came from.
+ * No `Source:` section: the micro model is trained on the service's sections only (Query, Input,
+ * Result), so the text keeps to those; the tool's description and the card say where the answer came from.
  *
  * Invariants: a query runs only when its parsed tree is numbers, `x`, constants, units, arithmetic
  * operators, parentheses and the ALLOWED functions (no assignment, arrays, ranges, matrices, strings,

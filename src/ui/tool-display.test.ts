@@ -52,12 +52,12 @@ describe('resultSections', () => {
         },
       ],
     },
-    'search results from the keyless fallback say so': {
+    'search results that name their source say so': {
       name: 'brave_search',
-      content: '{"query": "q", "source": "wikipedia (keyless fallback)", "results": [{"title": "T", "url": "https://www.example.org/a", "description": "d"}]}',
+      content: '{"query": "q", "source": "local index", "results": [{"title": "T", "url": "https://www.example.org/a", "description": "d"}]}',
       isError: false,
       expected: [
-        { label: 'note', text: 'results from wikipedia (keyless fallback)' },
+        { label: 'note', text: 'results from local index' },
         { label: '1 source', text: expect.any(String), sources: [{ title: 'T', url: 'https://www.example.org/a', host: 'example.org', description: 'd' }] },
       ],
     },

@@ -1,6 +1,6 @@
 /**
- * A loopback stand-in for the three services the search tools reach (tests only; the real ones are
- * unreachable here): Brave's web search API, Wolfram|Alpha's LLM API and Wikipedia's search API, at
+ * A loopback stand-in for the two services the search tools reach (tests only; the real ones are
+ * unreachable here): Brave's web search API and Wolfram|Alpha's LLM API, at
  * their real paths, answering in their real shapes — including the fields the tools' shaper must drop
  * and the HTML Brave puts in snippets.
  *
@@ -11,7 +11,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeService = 'brave' | 'wolfram' | 'wikipedia';
+export type FakeService = 'brave' | 'wolfram';
 
 /**
  * - `ok`: a normal answer.
@@ -21,7 +21,7 @@ export type FakeService = 'brave' | 'wolfram' | 'wikipedia';
  * - `server-error`: 500 with an HTML error page.
  * - `slow`: answers `ok` after `slowMs` (or never, if the client gives up first).
  * - `not-understood`: Wolfram's 501 for input it cannot interpret.
- * - `empty`: Brave with no web results, Wolfram with an empty 200 body, Wikipedia with no hits.
+ * - `empty`: Brave with no web results, Wolfram with an empty 200 body.
  * Hostile upstreams (what a compromised or misconfigured service could do to the proxy):
  * - `redirect`: 302 to this fake's `/collect`, which records whatever follows it (the key, if sent).
  * - `echo-key`: 200 whose body repeats the key it received in every spelling of keySpellings().
@@ -54,8 +54,6 @@ export interface BraveWolframFake {
   /** What to give the proxy as `braveBase` / `wolframBase`. */
   braveBase: string;
   wolframBase: string;
-  /** The full Wikipedia API endpoint (`.../w/api.php`), for the search tool's fallback. */
-  wikipediaApi: string;
   braveKey: string;
   wolframAppId: string;
   /** Every request received, oldest first. */
@@ -85,7 +83,6 @@ export interface FakeProxyOptions {
 
 export const BRAVE_SEARCH_PATH = '/res/v1/web/search';
 export const WOLFRAM_LLM_PATH = '/api/v1/llm-api';
-export const WIKIPEDIA_API_PATH = '/w/api.php';
 /** Where `redirect` sends the client. */
 export const COLLECT_PATH = '/collect';
 
@@ -105,7 +102,7 @@ const unicodeEscaped = (key: string) => [...key].map((c) => `\\u${c.charCodeAt(0
 export async function startBraveWolframFake(options: FakeOptions = {}): Promise<BraveWolframFake> {
   const braveKey = options.braveKey ?? 'fake-brave-key';
   const wolframAppId = options.wolframAppId ?? 'fake-wolfram-appid';
-  const modes: Record<FakeService, FakeMode> = { brave: 'ok', wolfram: 'ok', wikipedia: 'ok' };
+  const modes: Record<FakeService, FakeMode> = { brave: 'ok', wolfram: 'ok' };
   const requests: FakeRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
@@ -128,11 +125,10 @@ export async function startBraveWolframFake(options: FakeOptions = {}): Promise<
     if (url.pathname === COLLECT_PATH) return reply(res, 200, 'text/plain', 'collected');
     if (service === 'unknown') return reply(res, 404, 'text/plain', 'not found');
     const mode = modes[service];
-    if (service !== 'wikipedia' && hostile(res, service, mode, req.headers, url, { brave: braveKey, wolfram: wolframAppId }[service], base)) return;
+    if (hostile(res, service, mode, req.headers, url, { brave: braveKey, wolfram: wolframAppId }[service], base)) return;
     const answer = () => {
       if (service === 'brave') answerBrave(res, url.searchParams, req.headers, braveKey, mode, fake.braveAnswer);
-      else if (service === 'wolfram') answerWolfram(res, url.searchParams, wolframAppId, mode, fake.wolframAnswer);
-      else answerWikipedia(res, url.searchParams, mode);
+      else answerWolfram(res, url.searchParams, wolframAppId, mode, fake.wolframAnswer);
     };
     if (mode !== 'slow') return answer();
     const timer = setTimeout(() => {
@@ -157,7 +153,6 @@ export async function startBraveWolframFake(options: FakeOptions = {}): Promise<
     url: base,
     braveBase: base,
     wolframBase: base,
-    wikipediaApi: `${base}${WIKIPEDIA_API_PATH}`,
     braveKey,
     wolframAppId,
     requests,
@@ -168,7 +163,7 @@ export async function startBraveWolframFake(options: FakeOptions = {}): Promise<
       modes[service] = mode;
     },
     reset() {
-      modes.brave = modes.wolfram = modes.wikipedia = 'ok';
+      modes.brave = modes.wolfram = 'ok';
       requests.length = 0;
       delete fake.braveAnswer;
       delete fake.wolframAnswer;
@@ -188,7 +183,6 @@ export async function startBraveWolframFake(options: FakeOptions = {}): Promise<
 function serviceOf(path: string): FakeService | 'unknown' {
   if (path === BRAVE_SEARCH_PATH) return 'brave';
   if (path === WOLFRAM_LLM_PATH) return 'wolfram';
-  if (path === WIKIPEDIA_API_PATH) return 'wikipedia';
   return 'unknown';
 }
 
@@ -360,27 +354,3 @@ function answerWolfram(res: ServerResponse, params: URLSearchParams, appId: stri
   reply(res, 200, text, mode === 'empty' ? '' : (chosen?.(input) ?? wolframText(input)));
 }
 
-// ---- Wikipedia --------------------------------------------------------------------------------------
-
-export const WIKIPEDIA_HITS = [
-  { ns: 0, title: 'Reykjavík', pageid: 26412, size: 98765, wordcount: 9876, snippet: '<span class="searchmatch">Reykjavík</span> is the capital &amp; largest city of Iceland', timestamp: '2025-01-01T00:00:00Z' },
-  { ns: 0, title: 'Greater Reykjavík Area', pageid: 26413, size: 12345, wordcount: 1234, snippet: 'The capital region &quot;Höfuðborgarsvæðið&quot;', timestamp: '2024-12-01T00:00:00Z' },
-  { ns: 0, title: 'C# (programming language)', pageid: 2356196, size: 1, wordcount: 1, snippet: 'Not about <span class="searchmatch">Reykjavík</span>', timestamp: '2024-11-01T00:00:00Z' },
-];
-
-function answerWikipedia(res: ServerResponse, params: URLSearchParams, mode: FakeMode): void {
-  if (mode === 'server-error') return reply(res, 500, 'text/html', SERVER_ERROR_PAGE);
-  if (params.get('action') !== 'query' || params.get('list') !== 'search' || params.get('format') !== 'json') {
-    return reply(res, 200, 'application/json', JSON.stringify({ error: { code: 'badvalue', info: 'Unrecognized parameters.' } }));
-  }
-  const limit = Number(params.get('srlimit') ?? 10) || 10;
-  const hits = mode === 'empty' ? [] : WIKIPEDIA_HITS.slice(0, limit);
-  const body = {
-    batchcomplete: '',
-    continue: { sroffset: limit, continue: '-||' },
-    query: { searchinfo: { totalhits: hits.length }, search: hits },
-  };
-  // origin=* is what makes the real API answer with CORS headers.
-  const cors: Record<string, string> = params.get('origin') === '*' ? { 'access-control-allow-origin': '*' } : {};
-  reply(res, 200, 'application/json; charset=utf-8', JSON.stringify(body), cors);
-}

@@ -1,7 +1,7 @@
 /**
  * A real llama-server for tests: the binary this machine built from node-llama-cpp's llama.cpp source
- * (scripts/llama-server/, built by the global test setup or .ci/run when missing), on 127.0.0.1 at a
- * free port, offline, one slot. `start` resolves once /health answers 200; `kill` ends it the way a
+ * (scripts/llama-server/: the `llama-server` tier's setup or .ci/run builds it, and `start` builds it
+ * first when this machine has none), on 127.0.0.1 at a free port, offline, one slot. `start` resolves once /health answers 200; `kill` ends it the way a
  * crash would (SIGKILL); `restart` brings a fresh one up on the same port, so a client's URL stays valid.
  *
  * Invariant: every process started here is stopped by `stop()` (tests call it in afterAll), and a
@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { readLlamaServerBuild, llamaServerBinaryPath } from '../../scripts/llama-server/llama-server-build';
+import { ensureLlamaServer } from '../../scripts/llama-server/llama-server-build';
 import { ggufPath } from '../../scripts/setup/gguf-models';
 
 export interface LlamaServerOptions {
@@ -38,10 +38,16 @@ export interface LlamaServer {
 
 const START_TIMEOUT_MS = 60_000;
 
+let binary: Promise<string> | undefined;
+
+/** This machine's llama-server, built once when it has none (the build holds a lock across processes). */
+export function llamaServerBinary(): Promise<string> {
+  binary ??= ensureLlamaServer((line) => console.log(line));
+  return binary;
+}
+
 export async function startLlamaServer(options: LlamaServerOptions = {}): Promise<LlamaServer> {
-  if (!(await readLlamaServerBuild())) {
-    throw new Error(`llama-server is not built (${llamaServerBinaryPath()}): the global test setup or .ci/run builds it (npm run build:llama-server)`);
-  }
+  const binaryPath = await llamaServerBinary();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const args = [
@@ -51,7 +57,7 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
     '-t', String(options.threads ?? 1), '-tb', String(options.threads ?? 1),
     ...(options.args ?? []),
   ];
-  let child: ChildProcess | null = await launch(url, args);
+  let child: ChildProcess | null = await launch(binaryPath, url, args);
   const stopWith = async (signal: NodeJS.Signals) => {
     const c = child;
     child = null;
@@ -69,14 +75,14 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
     stop: () => stopWith('SIGTERM'),
     restart: async () => {
       await stopWith('SIGTERM');
-      child = await launch(url, args);
+      child = await launch(binaryPath, url, args);
     },
   };
 }
 
 /** Spawns the server and waits for /health; rejects with its output if it exits or times out. */
-async function launch(url: string, args: readonly string[]): Promise<ChildProcess> {
-  const child = spawn(llamaServerBinaryPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+async function launch(binaryPath: string, url: string, args: readonly string[]): Promise<ChildProcess> {
+  const child = spawn(binaryPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (b: Buffer) => {
     output = (output + b.toString('utf8')).slice(-4000);

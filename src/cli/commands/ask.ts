@@ -8,7 +8,7 @@ import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { createNodeEngine } from '../../../worker/create-node-engine';
 import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
-import { printJson, readJsonFile } from '../io';
+import { printJson, readJsonFile, type CliIo } from '../io';
 import { cliEngineOptions, cliModelRef, loadError, MODEL_FLAGS } from '../model-ref';
 import { nodeTools, type NodeToolOptions } from '../node-tools';
 import { parseToolProvider, TOOL_PROVIDERS } from '../../tools/tool-provider';
@@ -21,9 +21,9 @@ import { parseToolProvider, TOOL_PROVIDERS } from '../../tools/tool-provider';
  * recorded answers of FILE. Calls are
  * confirmed: asking the CLI is the user's consent. Prints {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}.
  */
-export async function ask(args: string[]): Promise<void> {
+export async function ask(args: string[], io: CliIo): Promise<void> {
   const options = readOptions(args);
-  const engine = createNodeEngine(undefined, cliEngineOptions());
+  const engine = createNodeEngine(undefined, cliEngineOptions(io.env));
   await engine.load(options.model).catch((e: unknown) => {
     throw loadError(e);
   });
@@ -32,7 +32,7 @@ export async function ask(args: string[]): Promise<void> {
       runAgent({
         engine,
         tokenizer: loadTokenizer(),
-        tools: options.results ? recordedTools(parseRecording(readJsonFile(options.results))) : nodeTools(options.tools),
+        tools: options.results ? recordedTools(parseRecording(readJsonFile(options.results))) : nodeTools(options.tools, io.env),
         conversation: { messages: [{ role: 'user', content: options.question }] },
         sampling: { temperature: 0 },
         confirm: async () => true,
@@ -42,7 +42,7 @@ export async function ask(args: string[]): Promise<void> {
     const error = ofType(events, 'error')[0];
     if (error) throw new CliError(`${error.error.code}: ${error.error.message}`);
     const finish = ofType(events, 'finish')[0]!;
-    printJson({ answer: finish.text, finish: finish.reason, steps: stepsOf(events) });
+    printJson(io, { answer: finish.text, finish: finish.reason, steps: stepsOf(events) });
   } finally {
     await engine.unload();
   }

@@ -1,7 +1,7 @@
 import { parseAssistantOutput } from '../../format/parse';
-import { printJson, readStdin } from '../io';
+import { printJson, type CliIo } from '../io';
 
 /** `parse`: raw model output on stdin → {content, toolCalls, stop}. */
-export async function parse(): Promise<void> {
-  printJson(parseAssistantOutput(await readStdin()));
+export async function parse(_args: string[], io: CliIo): Promise<void> {
+  printJson(io, parseAssistantOutput(await io.readStdin()));
 }

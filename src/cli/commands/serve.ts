@@ -6,6 +6,7 @@ import { isLoopback } from '../../server/local-gate';
 import { createNodeEngine } from '../../../worker/create-node-engine';
 import { parseCliArgs } from '../args';
 import { CliError } from '../cli-error';
+import type { CliIo } from '../io';
 import { resolveModelId } from '../model-id';
 
 /**
@@ -17,7 +18,7 @@ import { resolveModelId } from '../model-id';
  * (the environment keeps it out of the process list); serving beyond loopback (127.0.0.0/8, ::1,
  * localhost) without one is warned about. Prints one line with the URL.
  */
-export async function serve(args: string[]): Promise<void> {
+export async function serve(args: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseCliArgs(args, {
     port: { type: 'string', default: '8080' },
     host: { type: 'string', default: '127.0.0.1' },
@@ -29,7 +30,7 @@ export async function serve(args: string[]): Promise<void> {
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port ?? '') || port > 65535) throw new CliError(`--port: expected 0 to 65535, got "${values.port}"`);
   const host = values.host ?? '127.0.0.1';
-  const apiKey = values['api-key'] ?? process.env.LLAMA_API_KEY;
+  const apiKey = values['api-key'] ?? io.env.LLAMA_API_KEY;
   if (apiKey === '') throw new CliError('the API key is empty');
   const modelId = resolveModelId(values.model);
 
@@ -48,8 +49,8 @@ export async function serve(args: string[]): Promise<void> {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   const shown = isIP(host) === 6 ? `[${host}]` : host;
-  if (!loopback && !apiKey) process.stderr.write(`warning: serving ${host} without an API key: anyone who can reach it can use the model\n`);
-  process.stdout.write(`serving ${modelId} at http://${shown}:${bound}/v1\n`);
+  if (!loopback && !apiKey) io.stderr(`warning: serving ${host} without an API key: anyone who can reach it can use the model\n`);
+  io.stdout(`serving ${modelId} at http://${shown}:${bound}/v1\n`);
 
   const stop = () => {
     server.close();

@@ -24,11 +24,6 @@ export function endpoint(url: string, path: string): string {
   return `${base}/v1/${path}`;
 }
 
-/** The server's root (llama-server's `/props`, `/health` live there). */
-export function rootEndpoint(url: string, path: string): string {
-  return `${url.replace(/\/+$/, '').replace(/\/v1$/, '')}/${path}`;
-}
-
 export function headers(config: RemoteEngineConfig, json: boolean): Record<string, string> {
   const h: Record<string, string> = { accept: json ? 'application/json' : 'text/event-stream' };
   if (json) h['content-type'] = 'application/json';
