@@ -25,10 +25,11 @@ const USAGE = `usage: cli <command>
       [--docs DIR] "question"
                         the unforced loop in Node (greedy; default the micro model)
                         -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}
-  serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY]
+  serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY] [--max-queue N]
                         the OpenAI-compatible server (default the micro model on 127.0.0.1:8080;
                         the key also from LLAMA_API_KEY) -> prints its URL. Requests must carry
-                        a Host of loopback, the --host itself or an --allowed-host (repeatable)
+                        a Host of loopback, the --host itself or an --allowed-host (repeatable);
+                        past N generations waiting (default 32) a completion is a 503 with Retry-After
 
   --model FILE.gguf     a GGUF on disk, run by node-llama-cpp (our sampler and prefix cache)
   --tools P             who answers brave_search and wolfram_alpha: auto (default: the tool proxy,

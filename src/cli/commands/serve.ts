@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { loadTokenizer } from '../../format/tokenizer/load-node';
-import { createApiServer } from '../../server/api/api-server';
+import { createApiServer, DEFAULT_MAX_QUEUED } from '../../server/api/api-server';
 import { LOOPBACK_HOSTS } from '../../server/api/request-guards';
 import { isLoopback } from '../../server/local-gate';
 import { createNodeEngine } from '../../../worker/create-node-engine';
@@ -10,7 +10,7 @@ import type { CliIo } from '../io';
 import { resolveModelId } from '../model-id';
 
 /**
- * `serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY]`: the
+ * `serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY] [--max-queue N]`: the
  * OpenAI-compatible server on the in-process engine (default the micro model, on 127.0.0.1:8080;
  * `--port 0` picks a free port). Binding elsewhere than loopback takes an explicit --host. On every
  * bind the Host header must name loopback (127.0.0.1, ::1, localhost), the bound host itself, or an
@@ -25,6 +25,7 @@ export async function serve(args: string[], io: CliIo): Promise<void> {
     model: { type: 'string', default: 'micro' },
     'api-key': { type: 'string' },
     'allowed-host': { type: 'string', multiple: true, default: [] },
+    'max-queue': { type: 'string', default: String(DEFAULT_MAX_QUEUED) },
   });
   if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"`);
   const port = Number(values.port);
@@ -33,6 +34,8 @@ export async function serve(args: string[], io: CliIo): Promise<void> {
   const apiKey = values['api-key'] ?? io.env.LLAMA_API_KEY;
   if (apiKey === '') throw new CliError('the API key is empty');
   const modelId = resolveModelId(values.model);
+  const maxQueued = Number(values['max-queue']);
+  if (!/^\d+$/.test(values['max-queue'] ?? '')) throw new CliError(`--max-queue: expected a whole number, got "${values['max-queue']}"`);
 
   const engine = createNodeEngine();
   await engine.load(modelId);
@@ -41,7 +44,7 @@ export async function serve(args: string[], io: CliIo): Promise<void> {
   const bad = listed.find((h) => !/^[a-z0-9.-]+$|^[0-9a-f:.]+$/.test(h));
   if (bad !== undefined) throw new CliError(`--allowed-host: expected a host name or IP address without a port, got "${bad}"`);
   const allowedHosts = [...new Set([...LOOPBACK_HOSTS, hostName(host), ...listed])];
-  const server = createApiServer({ engine, tokenizer: loadTokenizer(), allowedHosts, ...(apiKey ? { apiKey } : {}) });
+  const server = createApiServer({ engine, tokenizer: loadTokenizer(), allowedHosts, maxQueued, ...(apiKey ? { apiKey } : {}) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => reject(new CliError(`cannot listen on ${host}:${port} (${e.code ?? e.message})`)));
     server.listen(port, host, resolve);

@@ -408,3 +408,32 @@ describe('log probabilities', () => {
     expect(tokens).toBe(engine.calls.at(-1)!.result!.tokens.length);
   });
 });
+
+describe('a bounded queue', () => {
+  it('past maxQueued waiting generations a completion is a 503 overloaded with Retry-After; the others are answered', async () => {
+    const bounded = createApiServer({ engine, date: DATE, maxQueued: 1 });
+    const url = await listen(bounded);
+    const bClient = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
+    const metricsOf = async () => (await fetch(url.replace(/\/v1$/, '/metrics'))).text();
+    try {
+      const long = new AbortController();
+      const running = await bClient.chat.completions.create(
+        { model: MODEL, messages: [{ role: 'user', content: 'Talk for a long time.' }], max_tokens: 3000, stream: true, stop: [] },
+        { signal: long.signal },
+      );
+      const reader = running[Symbol.asyncIterator]();
+      await reader.next(); // the engine runs it
+      const waiting = bClient.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 });
+      while (!/^llama_agent_generations_queued 1$/m.test(await metricsOf())) await new Promise((r) => setTimeout(r, 20));
+      const refused = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }) });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await refused.json()).toMatchObject({ error: { code: 'overloaded', type: 'service_unavailable' } });
+      long.abort();
+      expect((await waiting).choices).toHaveLength(1);
+    } finally {
+      bounded.closeAllConnections();
+      await new Promise((resolve) => bounded.close(resolve));
+    }
+  });
+});

@@ -34,12 +34,19 @@ export interface ApiServerOptions extends SurfaceOptions {
   allowedHosts?: readonly string[];
   memory?: TranscriptMemory;
   onTurn?: (turn: ChatTurnResult) => void;
+  /**
+   * Generations that may wait for the engine (it runs one at a time); a completion request beyond them
+   * is a 503 `overloaded` with `Retry-After`, before anything is read. Default 32.
+   */
+  maxQueued?: number;
 }
+
+export const DEFAULT_MAX_QUEUED = 32;
 
 type Handler = (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => Promise<void>;
 
 export function createApiServer(options: ApiServerOptions): Server {
-  const { engine: served, apiKey, allowedHosts = LOOPBACK_HOSTS, ...surface } = options;
+  const { engine: served, apiKey, allowedHosts = LOOPBACK_HOSTS, maxQueued = DEFAULT_MAX_QUEUED, ...surface } = options;
   const metrics = new ServerMetrics();
   const engine = metrics.counting(served);
   const chat = createChatCompletions(engine, surface);
@@ -51,8 +58,8 @@ export function createApiServer(options: ApiServerOptions): Server {
 
   const routes: Record<string, Partial<Record<string, Handler>>> = {
     '/v1/models': { GET: async (_req, res) => sendJson(res, 200, { object: 'list', data: models() }) },
-    '/v1/chat/completions': { POST: async (req, res, signal) => answer(res, await chat.chat.completions.create((await readJsonBody(req)) as never, { signal })) },
-    '/v1/completions': { POST: async (req, res, signal) => answer(res, await text.completions.create((await readJsonBody(req)) as never, { signal })) },
+    '/v1/chat/completions': { POST: async (req, res, signal) => answer(res, await chat.chat.completions.create((await readJsonBody(admit(req))) as never, { signal })) },
+    '/v1/completions': { POST: async (req, res, signal) => answer(res, await text.completions.create((await readJsonBody(admit(req))) as never, { signal })) },
     '/metrics': {
       GET: async (_req, res) => {
         const body = metrics.render();
@@ -60,6 +67,12 @@ export function createApiServer(options: ApiServerOptions): Server {
         res.end(body);
       },
     },
+  };
+
+  /** The request, when the engine's queue has room for it; else the 503 that says to come back. */
+  const admit = (req: IncomingMessage): IncomingMessage => {
+    if (metrics.queued() < maxQueued) return req;
+    throw new ApiError(503, 'service_unavailable', 'overloaded', `${metrics.queued()} generations are waiting for the engine (at most ${maxQueued}): retry shortly`);
   };
 
   const modelRoute = (path: string): Handler | undefined => {
@@ -102,7 +115,8 @@ export function createApiServer(options: ApiServerOptions): Server {
       if (isAbortError(e) || res.headersSent) return; // the client has gone, or a stream ended its own way
       const error = toApiError(e);
       // A body that was not read to its end leaves the connection unusable: close it after answering.
-      if (error.status === 413) res.setHeader('connection', 'close');
+      if (error.status === 413 || error.code === 'overloaded') res.setHeader('connection', 'close');
+      if (error.code === 'overloaded') res.setHeader('retry-after', '1');
       sendJson(res, error.status, error.toJSON());
     });
   });

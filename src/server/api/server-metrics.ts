@@ -47,6 +47,11 @@ export class ServerMetrics {
     };
   }
 
+  /** Generations waiting for the engine (not the one it runs). */
+  queued(): number {
+    return Math.max(this.pending - 1, 0);
+  }
+
   /** The exposition text. */
   render(): string {
     const lines: string[] = [];
@@ -60,7 +65,7 @@ export class ServerMetrics {
     metric('llama_agent_completion_tokens_total', 'counter', 'Tokens generated.', [['', this.completionTokens]]);
     metric('llama_agent_prompt_tokens_cached_total', 'counter', 'Prompt tokens read from the KV cache instead of prefilled.', [['', this.cachedTokens]]);
     metric('llama_agent_generations_running', 'gauge', 'Generations the engine is running (it runs one at a time).', [['', Math.min(this.pending, 1)]]);
-    metric('llama_agent_generations_queued', 'gauge', 'Generations waiting for the engine.', [['', Math.max(this.pending - 1, 0)]]);
+    metric('llama_agent_generations_queued', 'gauge', 'Generations waiting for the engine.', [['', this.queued()]]);
     metric('llama_agent_kv_cache_slots', 'gauge', 'KV caches the engine keeps (one sequence).', [['', 1]]);
     return `${lines.join('\n')}\n`;
   }
