@@ -43,6 +43,25 @@ describe('the Node engine, a model the user names', () => {
     }
   });
 
+  it('a GGUF samples the same tokens whether its largest logits decide or the whole vector is handed over (as log probabilities need)', async () => {
+    const engine = createNodeEngine([], { llamaCppThreads: 1 });
+    await engine.load({ kind: 'gguf', path: ggufPath('micro-llama', 'F32') });
+    try {
+      // "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHello!<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"
+      const tokens = [128000, 128006, 882, 128007, 271, 9906, 0, 128009, 128006, 78191, 128007, 271];
+      for (const seed of [1, 2, 3]) {
+        const sampling = { seed, temperature: 1, topP: 0.95 };
+        const fromTop = await engine.generate({ tokens, sampling, maxTokens: 24 });
+        const whole = await engine.generate({ tokens, sampling, maxTokens: 24, logprobs: 0 });
+        expect(whole.logprobs).toHaveLength(whole.tokens.length);
+        expect(fromTop.tokens).toEqual(whole.tokens);
+        expect(fromTop.stop).toBe(whole.stop);
+      }
+    } finally {
+      await engine.unload();
+    }
+  });
+
   it('an engine server gets the key from the engine’s options; its served model names the load, its context narrows it', async () => {
     const engine = createNodeEngine([], { engineApiKey: 'sk-from-env' });
     const info = await engine.load({ kind: 'server', url: fixture.url, model: 'meta-llama/Llama-3.1-70B-Instruct' });

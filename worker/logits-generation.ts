@@ -7,13 +7,13 @@
  */
 import type { TokenLogprob } from '../src/engine/contract';
 import { stopKind } from '../src/format/special-tokens';
-import type { LogitsBackend } from './backends/backend';
+import type { LogitsBackend, Pick } from './backends/backend';
 import type { ConstraintSession } from './grammar/constraint-session';
 import { emptyStats, type Generated, type PreparedRequest } from './generation';
 import type { IdBatcher } from './id-batcher';
 import type { PrefixCache } from './prefix-cache';
 import { createRng } from './rng';
-import type { Sampler } from './sampler';
+import { createTopSampler, topSamplingApplies, type ResolvedSampling, type Sampler, type TopLogits } from './sampler';
 import { tokenLogprob } from './token-logprobs';
 import { yieldToEventLoop } from './yield';
 
@@ -49,6 +49,20 @@ export async function generateWithLogits(
     recent.push(id);
     return id;
   };
+
+  // A runtime that keeps the logits on its side may let the sampler decide from the largest ones:
+  // only with nothing that needs the whole vector (a grammar's mask, log probabilities, penalties).
+  const topSettings = constraint === null && request.logprobs === null && topSamplingApplies(sampling) ? withBans(sampling, banned) : null;
+  const sampleTop = topSettings ? createTopSampler() : null;
+  const pickOrTop: Pick = Object.assign((logits: Float32Array) => pick(logits), {
+    fromTop: (top: TopLogits): number | null => {
+      const id = sampleTop!(top, topSettings!, rng);
+      if (id !== null) recent.push(id);
+      return id;
+    },
+  });
+  /** The pick for the coming step (a forced id is always picked from the whole vector). */
+  const pickNow = (): Pick => (sampleTop && forced[emitted.length] === undefined ? pickOrTop : pick);
 
   /**
    * Readies the constraint for the next pick. Text the grammar forces (at most `limit` ids) is emitted
@@ -102,7 +116,7 @@ export async function generateWithLogits(
   }
   const last = plan.suffix.slice(Math.floor((plan.suffix.length - 1) / chunk) * chunk);
   const leading = await jumpForward(maxTokens - 1);
-  let next = await backend.step([...last, ...leading], pick);
+  let next = await backend.step([...last, ...leading], pickNow());
   cache.append([...last, ...leading]);
   stats.decodedTokens += 1;
   const t1 = performance.now();
@@ -122,10 +136,17 @@ export async function generateWithLogits(
       return { tokens: emitted, stop: 'abort', stopId: null, stats, ...withLogprobs() };
     }
     const fed = [next, ...(await jumpForward(maxTokens - stats.decodedTokens - 1))];
-    next = await backend.step(fed, pick);
+    next = await backend.step(fed, pickNow());
     cache.append(fed);
     stats.decodedTokens++;
   }
   stats.decodeMs = performance.now() - t1;
   return { tokens: emitted, stop: 'length', stopId: null, stats, ...withLogprobs() };
+}
+
+/** The settings with the bans as -Infinity biases (the whole-vector pick bans them in place). */
+function withBans(sampling: ResolvedSampling, banned: readonly number[]): ResolvedSampling {
+  const logitBias: Record<number, number> = { ...sampling.logitBias };
+  for (const id of banned) logitBias[id] = -Infinity;
+  return { ...sampling, logitBias };
 }

@@ -124,6 +124,104 @@ export function createSampler(vocabSize: number): Sampler {
 }
 
 /**
+ * The largest logits of a step, as a runtime that keeps the full vector on its side hands them over:
+ * `ids[i]` has `logits[i]`; the `outside` ids not listed have logits at most `outsideMax`.
+ */
+export interface TopLogits {
+  ids: ArrayLike<number>;
+  logits: ArrayLike<number>;
+  outsideMax: number;
+  outside: number;
+}
+
+/**
+ * Samples from the largest logits alone: the token the full sampler would draw from the same
+ * distribution, or null when the listed logits cannot decide it (the caller then hands over the full
+ * vector). `params.logitBias` may only lower logits (an unlisted id raised could overtake the list)
+ * and penalties must be off; callers check with `topSamplingApplies`.
+ *
+ * Decided when everything unlisted lies below the head (weights under exp(-HEAD)): then the head is
+ * the full sampler's head — the same ids, met in the same (ascending id) order, the same weights —
+ * and the bounds of the rest's mass are the listed bulk plus `outside` × the largest unlisted weight.
+ * Where the full sampler decides from its head too, the draw is the same token for the same rng.
+ */
+export type TopSampler = (top: TopLogits, params: ResolvedSampling, rng: () => number) => number | null;
+
+/** Whether a request's settings let `TopSampler` decide (no penalties, no raised logits). */
+export function topSamplingApplies(p: ResolvedSampling): boolean {
+  const penalised = p.penaltyWindow > 0 && (p.repetitionPenalty !== 1 || p.frequencyPenalty !== 0 || p.presencePenalty !== 0);
+  return !penalised && Object.values(p.logitBias).every((b) => b <= 0);
+}
+
+export function createTopSampler(): TopSampler {
+  let s = topScratch(0);
+  const order: number[] = [];
+  let value = new Float64Array(0);
+
+  return (top, params, rng) => {
+    const k = top.ids.length;
+    if (k > value.length) {
+      s = topScratch(k);
+      value = new Float64Array(k);
+    }
+    order.length = 0;
+    let max = -Infinity;
+    let best = -1;
+    for (let j = 0; j < k; j++) {
+      const id = top.ids[j]!;
+      const bias = params.logitBias[id];
+      // Rounded to float32 as the full sampler's in-place bias is.
+      const v = bias === undefined ? top.logits[j]! : Math.fround(top.logits[j]! + bias);
+      value[j] = v;
+      order.push(j);
+      if (v > max || (v === max && id < top.ids[best]!)) {
+        max = v;
+        best = j;
+      }
+    }
+    // An unlisted id could tie the top (and win on a lower id) or weigh in: not decided here.
+    if (!(max > top.outsideMax) || best < 0) return null;
+    if (params.temperature <= 0 || max === Infinity) return top.ids[best]!;
+
+    const scale = STEPS / params.temperature;
+    const outsideY = (max - top.outsideMax) * scale;
+    if (!(outsideY >= HEAD_Y)) return null;
+    order.sort((a, b) => top.ids[a]! - top.ids[b]!);
+    const { idx, w, bucket } = s;
+    let n = 0;
+    let head = 0;
+    let bulkLow = 0;
+    for (const j of order) {
+      const y = (max - value[j]!) * scale;
+      const b = y | 0;
+      if (y < HEAD_Y) {
+        idx[n] = top.ids[j]!;
+        bucket[n] = b;
+        head += w[n] = weightAt(y, b);
+        n++;
+      } else if (y < LIMIT) {
+        bulkLow += weightAt(y, b);
+      }
+    }
+    const outsideWeight = Math.exp(-outsideY / STEPS);
+    const bulkHigh = (bulkLow + k * Math.exp(-NEGLIGIBLE) + top.outside * outsideWeight) * UP * (1 + SLACK);
+    const m = decideFromHead(s, n, head, bulkLow, bulkHigh, params);
+    return m === null ? null : draw(idx, w, m, rng);
+  };
+}
+
+function topScratch(capacity: number): Scratch {
+  return {
+    idx: new Int32Array(capacity),
+    w: new Float64Array(capacity),
+    bucket: new Int16Array(capacity),
+    mass: new Float64Array(LIMIT),
+    spillIdx: new Int32Array(capacity),
+    spillW: new Float64Array(capacity),
+  };
+}
+
+/**
  * Runs every path twice on small vectors (well under a millisecond). Without it, the first real call
  * (128k iterations) is optimized on-stack in mid-loop, before the code after its loops has ever run;
  * V8 then bails out of that code at the end of every later call, and in about half the processes
@@ -213,7 +311,17 @@ function fromHead(s: Scratch, logits: Float32Array, split: Split, scale: number,
     }
   }
 
-  // The bulk's weights are all below exp(-HEAD) < any head weight.
+  const bulkHigh = (bulkLow + (logits.length - n) * Math.exp(-NEGLIGIBLE)) * UP * (1 + SLACK);
+  return decideFromHead(s, n, head, bulkLow, bulkHigh, p);
+}
+
+/**
+ * Given the head's candidates in [0, n) (weights above exp(-HEAD), total `head`) and bounds of the
+ * mass of everything else (every such weight at most exp(-HEAD)), how many candidates to draw from,
+ * or null when the bounds leave the answer open.
+ */
+function decideFromHead(s: Scratch, n: number, head: number, bulkLow: number, bulkHigh: number, p: ResolvedSampling): number | null {
+  const { w } = s;
   if (p.topK > 0) {
     if (p.topK > n) return null;
     n = selectLargest(s, n, p.topK);
@@ -222,9 +330,7 @@ function fromHead(s: Scratch, logits: Float32Array, split: Split, scale: number,
   if (p.minP > 0) return p.minP > Math.exp(-HEAD) ? filtered(s, n, p) : null;
   if (p.topP >= 1) return null;
 
-  const bulkHigh = (bulkLow + (logits.length - n) * Math.exp(-NEGLIGIBLE)) * UP * (1 + SLACK);
-  bulkLow *= 1 - SLACK;
-  const needLow = p.topP * (head + bulkLow) * (1 - SLACK);
+  const needLow = p.topP * (head + bulkLow * (1 - SLACK)) * (1 - SLACK);
   const needHigh = p.topP * (head + bulkHigh) * (1 + SLACK);
   if (needHigh >= head) return null;
   const m = nucleus(s, n, needHigh);

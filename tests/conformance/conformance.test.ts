@@ -25,6 +25,7 @@ async function subjectOf(backend: Backend & FailureSwitch, canTruncate: boolean)
 const SUBJECTS: Record<string, () => Promise<ConformanceSubject>> = {
   'fake logits backend': () => subjectOf(new FakeLogitsBackend(), true),
   'fake logits backend without rollback (as web-llm)': () => subjectOf(new FakeLogitsBackend({ truncate: false }), false),
+  'fake logits backend handing over its largest logits (as llama.cpp)': () => subjectOf(new FakeLogitsBackend({ topLogits: 16 }), true),
   'fake sampling backend': () => subjectOf(new FakeSamplingBackend(), false),
   'onnx backend, onnxruntime-node, tiny model': async () => {
     const factory = failableFactory((ctx) => createOnnxBackend(ctx, { localModelPath: `${join(import.meta.dirname, '../../models')}/`, allowRemote: false }));

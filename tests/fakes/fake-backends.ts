@@ -5,9 +5,9 @@
  */
 import { abortError, EngineError } from '../../src/engine/errors';
 import { VOCAB_SIZE } from '../../src/format/special-tokens';
-import type { LogitsBackend, SamplingBackend, SamplingOutcome, SamplingRequest } from '../../worker/backends/backend';
+import type { LogitsBackend, Pick, SamplingBackend, SamplingOutcome, SamplingRequest } from '../../worker/backends/backend';
 import { createRng } from '../../worker/rng';
-import { createSampler } from '../../worker/sampler';
+import { createSampler, type TopLogits } from '../../worker/sampler';
 
 /** Ordinary ids the fake model favours (well inside the text vocabulary). */
 const FAVOURED_SPAN = 5000;
@@ -25,6 +25,13 @@ export function fakeLogits(ids: readonly number[]): Float32Array {
   return logits;
 }
 
+/** The `k` largest logits, in id order, and the largest of the rest. */
+function largest(logits: Float32Array, k: number): TopLogits {
+  const order = Array.from(logits.keys()).sort((a, b) => logits[b]! - logits[a]! || a - b);
+  const ids = order.slice(0, k).sort((a, b) => a - b);
+  return { ids, logits: ids.map((i) => logits[i]!), outsideMax: logits[order[k]!]!, outside: logits.length - k };
+}
+
 /** Switches a fake (or a wrapped real backend) to fail its next call, as a runtime crash would. */
 export interface FailureSwitch {
   failNext(error?: Error): void;
@@ -33,6 +40,8 @@ export interface FailureSwitch {
 export interface FakeLogitsOptions {
   /** Whether it can roll its cache back (web-llm cannot: the engine must reset instead). */
   truncate?: boolean;
+  /** Hands a pick that can decide from them only this many of the largest logits first (as the llamacpp backend does). */
+  topLogits?: number;
 }
 
 /** A LogitsBackend over the fake model; `cached` is its KV cache. */
@@ -40,11 +49,13 @@ export class FakeLogitsBackend implements LogitsBackend, FailureSwitch {
   readonly kind = 'logits';
   readonly device = 'fake';
   readonly cached: number[] = [];
-  readonly calls: Array<{ op: 'step' | 'truncate' | 'reset'; n: number }> = [];
+  readonly calls: Array<{ op: 'step' | 'truncate' | 'reset' | 'top'; n: number }> = [];
+  private readonly topLogits: number;
   private failure: Error | null = null;
   readonly truncate?: (n: number) => Promise<void>;
 
   constructor(options: FakeLogitsOptions = {}) {
+    this.topLogits = options.topLogits ?? 0;
     if (options.truncate !== false) {
       this.truncate = async (n: number) => {
         this.calls.push({ op: 'truncate', n });
@@ -58,12 +69,18 @@ export class FakeLogitsBackend implements LogitsBackend, FailureSwitch {
     this.failure = error;
   }
 
-  async step(ids: readonly number[], pick: (logits: Float32Array) => number): Promise<number> {
+  async step(ids: readonly number[], pick: Pick): Promise<number> {
     this.calls.push({ op: 'step', n: ids.length });
     this.throwIfFailing();
     if (ids.length === 0) throw new Error('step needs at least one id');
     this.cached.push(...ids);
-    return pick(fakeLogits(this.cached));
+    const logits = fakeLogits(this.cached);
+    if (this.topLogits > 0 && pick.fromTop) {
+      const id = pick.fromTop(largest(logits, this.topLogits));
+      this.calls.push({ op: 'top', n: id === null ? 0 : 1 });
+      if (id !== null) return id;
+    }
+    return pick(logits);
   }
 
   async reset(): Promise<void> {

@@ -1,6 +1,17 @@
 import type { LoadOptions, LoadProgress, ReplyConstraint } from '../../src/engine/contract';
 import type { ModelEntry } from '../../src/engine/model-list';
-import type { ResolvedSampling } from '../sampler';
+import type { ResolvedSampling, TopLogits } from '../sampler';
+
+/**
+ * Chooses the next token from the logits after a step. `fromTop`, when present, may decide from the
+ * largest logits alone (null: it cannot, the full vector is needed); a runtime that keeps the logits
+ * on its side uses it to avoid handing over the whole vocabulary. Neither has side effects until it
+ * returns a token.
+ */
+export interface Pick {
+  (logits: Float32Array): number;
+  fromTop?: (top: TopLogits) => number | null;
+}
 
 /**
  * A runtime that hands us logits; our sampler picks every token. One sequence, one KV cache. The
@@ -19,7 +30,7 @@ export interface LogitsBackend {
    * Appends `ids` (at least one) to the KV cache and returns the token `pick` chooses from the
    * logits after the last of them. `pick` may modify the logits in place; the chosen token is not fed.
    */
-  step(ids: readonly number[], pick: (logits: Float32Array) => number): Promise<number>;
+  step(ids: readonly number[], pick: Pick): Promise<number>;
   /**
    * Keeps the first `n` positions of the KV cache (0 < n < its length) and drops the rest. Absent
    * when the runtime cannot roll back: the engine then resets and prefills the whole prompt.

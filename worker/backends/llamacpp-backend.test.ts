@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ggufPath } from '../../scripts/setup/gguf-models';
 import { EngineError } from '../../src/engine/errors';
 import { VOCAB_SIZE } from '../../src/format/special-tokens';
-import type { LogitsBackend } from './backend';
+import type { LogitsBackend, Pick } from './backend';
 import { createLlamaCppBackend, llamaCppRuntime } from './llamacpp-backend';
-import { argmax } from '../sampler';
+import { argmax, type TopLogits } from '../sampler';
 
 // "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHello!<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n"
 const PROMPT = [128000, 128006, 882, 128007, 271, 9906, 0, 128009, 128006, 78191, 128007, 271];
@@ -98,6 +98,48 @@ describe('llamacpp backend (node-llama-cpp, prebuilt CPU binary)', () => {
     // Nothing was evaluated (llama.cpp pads the 64 asked for to 256; 2,000 fit in neither): the next id still follows the prompt.
     await backend.truncate!(PROMPT.length - 1);
     expect((await logitsAfter([PROMPT.at(-1)!])).next).toBe(first.next);
+  });
+
+  it('a pick that can decide from the largest logits gets them alone: the largest 256, and a bound on the rest', async () => {
+    await backend.reset();
+    const whole = await logitsAfter(PROMPT);
+    await backend.reset();
+    let top: TopLogits | null = null;
+    let vectors = 0;
+    const pick: Pick = Object.assign(() => {
+      vectors++;
+      return 0;
+    }, { fromTop: (t: TopLogits) => ((top = t), whole.next) });
+    expect(await backend.step(PROMPT, pick)).toBe(whole.next);
+    expect(vectors).toBe(0);
+    const listed = top! as TopLogits;
+    expect(listed.ids.length).toBe(256);
+    expect(listed.outside).toBe(VOCAB_SIZE - 256);
+    const sorted = Array.from(whole.logits).sort((a, b) => b - a);
+    for (let i = 0; i < listed.ids.length; i++) expect(listed.logits[i]).toBeCloseTo(whole.logits[listed.ids[i]!]!, 4);
+    expect(Math.min(...Array.from(listed.logits))).toBeCloseTo(sorted[255]!, 4);
+    expect(listed.outsideMax).toBeGreaterThanOrEqual(sorted[256]! - 1e-4);
+  });
+
+  it('when the largest logits cannot decide, the same position is evaluated again for more of them, then for the whole vector', async () => {
+    await backend.reset();
+    const whole = await logitsAfter(PROMPT);
+    const next = await logitsAfter([whole.next]);
+    await backend.reset();
+    let seen: Float32Array | null = null;
+    const offered: number[] = [];
+    const pick: Pick = Object.assign(
+      (l: Float32Array) => {
+        seen = l.slice();
+        return argmax(l);
+      },
+      { fromTop: (t: TopLogits) => (offered.push(t.ids.length), null) },
+    );
+    expect(await backend.step(PROMPT, pick)).toBe(whole.next);
+    expect(offered).toEqual([256, 8192]);
+    expect(maxAbsDiff(seen!, whole.logits)).toBeLessThan(1e-4);
+    // The cache holds the prompt once: the next step continues it.
+    expect((await logitsAfter([whole.next])).next).toBe(next.next);
   });
 
   it('a missing file is load_failed', async () => {
