@@ -29,7 +29,8 @@ export async function generatePieces(
   request: GenerateRequest,
   stops: readonly string[],
   signal: AbortSignal | undefined,
-  onText?: (pieces: readonly string[]) => void,
+  /** After each batch of ids: the pieces so far and the ids of the batch that counted (none past a stop string). */
+  onText?: (pieces: readonly string[], ids: readonly number[]) => void,
 ): Promise<Emitted> {
   const decoder = new StreamDecoder(tokenizer);
   const pieces = [''];
@@ -49,8 +50,10 @@ export async function generatePieces(
     stopper.abort();
   };
   const onIds = (ids: number[]): void => {
+    let counted = 0;
     for (const id of ids) {
-      if (stoppedBy !== null) return;
+      if (stoppedBy !== null) break;
+      counted++;
       if (id === PYTHON_TAG) {
         append(decoder.flush());
         if (stoppedBy === null) pieces.push('');
@@ -58,7 +61,7 @@ export async function generatePieces(
         append(decoder.push([id]));
       }
     }
-    onText?.(pieces);
+    if (counted > 0) onText?.(pieces, ids.slice(0, counted));
   };
 
   const combined = signal ? AbortSignal.any([signal, stopper.signal]) : stopper.signal;
@@ -66,7 +69,7 @@ export async function generatePieces(
   if (signal?.aborted) throw abortError('the request was aborted');
   if (stoppedBy === null) {
     append(decoder.flush());
-    onText?.(pieces);
+    onText?.(pieces, []);
   }
   return { result, pieces, ids: stoppedBy === null ? result.tokens : null, stoppedBy };
 }

@@ -30,7 +30,9 @@ export interface RemoteBackend extends SamplingBackend {
 /** Probes the server (so a wrong URL, key or model fails here, in plain words) and returns the backend. */
 export async function createRemoteBackend(config: RemoteEngineConfig, signal?: AbortSignal): Promise<RemoteBackend> {
   const server = await probeServer(config, signal);
-  return new Remote({ ...config, kind: server.kind }, server);
+  // This project's serve wants the model named, and serves one.
+  const model = config.model || (server.kind === 'llama-agent' ? server.models[0] : undefined);
+  return new Remote({ ...config, kind: server.kind, ...(model ? { model } : {}) }, server);
 }
 
 class Remote implements RemoteBackend {

@@ -3,13 +3,13 @@
  * Ranges are OpenAI's; each maps onto the engine's own setting (src/engine/contract.ts).
  */
 import type { SamplingParams } from '../../engine/contract';
-import { VOCAB_SIZE } from '../../format/special-tokens';
+import { STOP_IDS, VOCAB_SIZE } from '../../format/special-tokens';
 import { invalidField } from '../api-error';
 import { isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, type JsonObject } from './fields';
 
 export const GENERATION_FIELDS = [
   'temperature', 'top_p', 'top_k', 'min_p', 'repetition_penalty', 'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias',
-  'max_tokens', 'stop', 'stream', 'stream_options', 'n', 'user', 'cache_salt',
+  'max_tokens', 'stop', 'stream', 'stream_options', 'n', 'user', 'cache_salt', 'repeat_last_n', 'stop_token_ids',
 ] as const;
 
 export interface GenerationFields {
@@ -44,6 +44,10 @@ export function readGenerationFields(body: JsonObject, maxTokensKeys: readonly s
   set('topK', topK === undefined ? undefined : Math.max(topK, 0));
   set('minP', optionalNumber(body, 'min_p', { min: 0, max: 1 }));
   set('repetitionPenalty', optionalNumber(body, 'repetition_penalty', { min: 0, max: 100, minExclusive: true }));
+  // llama-server's window of the penalties: the last n ids (-1: all of them, 0: none).
+  const window = optionalNumber(body, 'repeat_last_n', { min: -1, max: Number.MAX_SAFE_INTEGER, integer: true });
+  set('penaltyWindow', window === -1 ? Number.MAX_SAFE_INTEGER : window);
+  stopTokenIds(body);
   // Accepted as OpenAI documents it (an end-user id for abuse monitoring); this server stores and logs nothing of it.
   if (present(body, 'user') && typeof body.user !== 'string') throw invalidField('user', 'expected a string');
   const cacheSalt = present(body, 'cache_salt') ? body.cache_salt : undefined;
@@ -78,6 +82,20 @@ function logitBias(body: JsonObject): Record<number, number> | undefined {
     out[id] = bias;
   }
   return out;
+}
+
+/**
+ * vLLM's `stop_token_ids`: ids that end a generation besides the model's own. Here generation always
+ * ends at Llama 3.1's stop ids, so those are accepted (the engine already stops there) and any other
+ * id is refused.
+ */
+function stopTokenIds(body: JsonObject): void {
+  if (!present(body, 'stop_token_ids')) return;
+  const ids = body.stop_token_ids;
+  if (!Array.isArray(ids)) throw invalidField('stop_token_ids', 'expected an array of token ids');
+  ids.forEach((id, i) => {
+    if (!STOP_IDS.has(id as number)) throw invalidField(`stop_token_ids[${i}]`, `only Llama 3.1's stop ids (${[...STOP_IDS].join(', ')}) end a generation here`);
+  });
 }
 
 function includeUsage(body: JsonObject, stream: boolean): boolean {

@@ -18,7 +18,7 @@ import { ContentStream } from '../content-stream';
 import { checkRoom } from '../context-room';
 import { generatePieces, type Emitted } from '../generate-pieces';
 import { responseIdentity, usageOf, type ResponseIdentity } from './chat-response';
-import { defaultOnly, objectAt, onlyKnown, present, requiredString, type JsonObject } from './fields';
+import { defaultOnly, objectAt, onlyKnown, optionalBoolean, present, requiredString, type JsonObject } from './fields';
 import { GENERATION_FIELDS, readGenerationFields, type GenerationFields } from './generation-fields';
 import type { CompletionUsage } from './wire-types';
 import type { RequestOptions } from './create-chat-completions';
@@ -31,8 +31,21 @@ export interface TextCompletion {
   object: 'text_completion';
   created: number;
   model: string;
-  choices: Array<{ index: 0; text: string; logprobs: null; finish_reason: 'stop' | 'length' | null }>;
+  choices: TextChoice[];
   usage?: CompletionUsage | null;
+}
+
+export interface TextChoice {
+  index: 0;
+  text: string;
+  logprobs: null;
+  finish_reason: 'stop' | 'length' | null;
+  /** With `return_token_ids` (vLLM's): the ids of this text, the stop id that ended it included. */
+  token_ids?: number[];
+  /** With `return_token_ids`: the prompt as ids (the first chunk of a stream). */
+  prompt_token_ids?: number[];
+  /** vLLM's: the stop id that ended the generation, when one did (null otherwise). */
+  stop_reason?: number | null;
 }
 
 export interface TextCompletionParams {
@@ -49,7 +62,7 @@ export interface TextCompletions {
   };
 }
 
-const FIELDS = ['model', 'prompt', 'echo', 'suffix', 'best_of', 'logprobs', ...GENERATION_FIELDS];
+const FIELDS = ['model', 'prompt', 'echo', 'suffix', 'best_of', 'logprobs', 'return_token_ids', 'skip_special_tokens', ...GENERATION_FIELDS];
 
 export function createTextCompletions(engine: ApiEngine, options: SurfaceOptions = {}): TextCompletions {
   async function create(value: TextCompletionParams, request: RequestOptions = {}): Promise<TextCompletion | AsyncIterable<TextCompletion>> {
@@ -63,18 +76,30 @@ export function createTextCompletions(engine: ApiEngine, options: SurfaceOptions
     if (present(body, 'suffix')) throw invalidField('suffix', 'insertion is not supported: Llama 3.1 continues a prompt');
     if (present(body, 'logprobs')) throw invalidField('logprobs', 'log probabilities are not returned');
     const generation = readGenerationFields(body);
+    // vLLM's: the ids with the text; llama-server's and vLLM's: whether special tokens (the python tag) stay in the text.
+    const withIds = optionalBoolean(body, 'return_token_ids') ?? false;
+    const tagText = optionalBoolean(body, 'skip_special_tokens') ? '' : PYTHON_TAG_TEXT;
     const tokens = promptIds(body, tokenizer);
     const maxTokens = generation.maxTokens ?? DEFAULT_COMPLETION_TOKENS;
     checkRoom(tokens.length, maxTokens, model.contextWindow, 'prompt');
     const who = responseIdentity(model.modelId, 'cmpl');
-    const run = (signal: AbortSignal | undefined, onText?: (delta: string) => void) => generateText({ engine, tokenizer, model, tokens, maxTokens, generation, signal, onText });
+    const run = (signal: AbortSignal | undefined, onText?: (delta: string, ids: readonly number[]) => void) =>
+      generateText({ engine, tokenizer, model, tokens, maxTokens, generation, tagText, signal, onText });
+    const ids = (emitted: readonly number[], prompt: boolean): Partial<TextChoice> =>
+      withIds ? { token_ids: [...emitted], ...(prompt ? { prompt_token_ids: tokens } : {}) } : {};
+    const ending = (done: Emitted): Partial<TextChoice> => (withIds ? { stop_reason: done.stoppedBy === null ? done.result.stopId : null } : {});
     if (!generation.stream) {
       const done = await run(request.signal);
-      return { ...who, object: 'text_completion', choices: [choice(done.text, finishOf(done.emitted))], usage: usageOfEmitted(done.emitted) };
+      const emitted = [...(done.emitted.ids ?? []), ...stopIdOf(done.emitted)];
+      return { ...who, object: 'text_completion', choices: [{ ...choice(done.text, finishOf(done.emitted)), ...ids(emitted, true), ...ending(done.emitted) }], usage: usageOfEmitted(done.emitted) };
     }
     return abortableStream<TextCompletion>(async (push, signal) => {
-      const done = await run(signal, (text) => push({ ...who, object: 'text_completion', choices: [choice(text, null)] }));
-      push({ ...who, object: 'text_completion', choices: [choice('', finishOf(done.emitted))] });
+      let first = true;
+      const done = await run(signal, (text, batch) => {
+        push({ ...who, object: 'text_completion', choices: [{ ...choice(text, null), ...ids(batch, first) }] });
+        first = false;
+      });
+      push({ ...who, object: 'text_completion', choices: [{ ...choice('', finishOf(done.emitted)), ...ids(stopIdOf(done.emitted), first), ...ending(done.emitted) }] });
       if (generation.includeUsage) push({ ...who, object: 'text_completion', choices: [], usage: usageOfEmitted(done.emitted) });
     }, request.signal);
   }
@@ -101,13 +126,16 @@ interface TextRun {
   tokens: number[];
   maxTokens: number;
   generation: GenerationFields;
+  /** What the python tag becomes in the text. */
+  tagText: string;
   signal: AbortSignal | undefined;
-  onText?: (delta: string) => void;
+  /** Text that became visible and the ids emitted since the last call (either may be empty, not both). */
+  onText?: (delta: string, ids: readonly number[]) => void;
 }
 
 async function generateText(r: TextRun): Promise<{ text: string; emitted: Emitted }> {
   const stream = new ContentStream(false, r.generation.stop);
-  const send = (delta: string) => delta !== '' && r.onText?.(delta);
+  const send = (delta: string, ids: readonly number[] = []) => (delta !== '' || ids.length > 0) && r.onText?.(delta, ids);
   try {
     const emitted = await generatePieces(
       r.engine,
@@ -115,9 +143,9 @@ async function generateText(r: TextRun): Promise<{ text: string; emitted: Emitte
       { tokens: r.tokens, sampling: { ...r.model.sampling, ...r.generation.sampling }, maxTokens: r.maxTokens, ...(r.generation.cacheSalt ? { cacheSalt: r.generation.cacheSalt } : {}) },
       r.generation.stop,
       r.signal,
-      (pieces) => send(stream.update(pieces)),
+      (pieces, ids) => send(stream.update([pieces.join(r.tagText)]), ids),
     );
-    const text = emitted.pieces.join(PYTHON_TAG_TEXT);
+    const text = emitted.pieces.join(r.tagText);
     send(stream.finish(text));
     return { text, emitted };
   } catch (e) {
@@ -126,8 +154,13 @@ async function generateText(r: TextRun): Promise<{ text: string; emitted: Emitte
   }
 }
 
-function choice(text: string, finish: TextCompletion['choices'][number]['finish_reason']): TextCompletion['choices'][number] {
+function choice(text: string, finish: TextChoice['finish_reason']): TextChoice {
   return { index: 0, text, logprobs: null, finish_reason: finish };
+}
+
+/** The stop id that ended the generation, as the last of the ids (none when a stop string or the limit did). */
+function stopIdOf(emitted: Emitted): number[] {
+  return emitted.stoppedBy === null && emitted.result.stopId !== null ? [emitted.result.stopId] : [];
 }
 
 function finishOf(emitted: Emitted): 'stop' | 'length' {

@@ -11,6 +11,7 @@
  * `context_length_exceeded`); a client that disconnects aborts its generation, so the engine is free
  * for the next request at once; requests are served one at a time by the engine, in arrival order.
  */
+import { SERVED_BY } from '../../engine/served-by';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApiEngine, SurfaceOptions } from '../../api/api-engine';
 import { ApiError, toApiError } from '../../api/api-error';
@@ -53,8 +54,9 @@ export function createApiServer(options: ApiServerOptions): Server {
   const text = createTextCompletions(engine, surface);
   const created = Math.floor(Date.now() / 1000);
 
-  const models = (): Array<{ id: string; object: 'model'; created: number; owned_by: string }> =>
-    engine.model ? [{ id: engine.model.modelId, object: 'model', created, owned_by: 'llama-agent-web' }] : [];
+  // `max_model_len` as vLLM names the context window: an engine client in front of this server reads it.
+  const models = (): Array<{ id: string; object: 'model'; created: number; owned_by: string; max_model_len: number }> =>
+    engine.model ? [{ id: engine.model.modelId, object: 'model', created, owned_by: SERVED_BY, max_model_len: engine.model.contextWindow }] : [];
 
   const routes: Record<string, Partial<Record<string, Handler>>> = {
     '/v1/models': { GET: async (_req, res) => sendJson(res, 200, { object: 'list', data: models() }) },

@@ -3,7 +3,8 @@
  * fields): the prompt as ids, every sampling setting under both servers' names, ids streamed back
  * (vLLM's `return_token_ids`, llama.cpp's `logprobs.content[].id`), usage at the end, the server's own
  * prefix cache on, special tokens kept as text; a constraint in the fields of the server's own kind
- * (constraint-fields.ts). Pure.
+ * (constraint-fields.ts). This project's `serve` gets the subset it implements (vLLM's way of
+ * streaming ids). Pure.
  *
  * Bans: the engine writes them as -Infinity, which JSON cannot carry. llama-server reads `false` as
  * -Infinity; vLLM clamps biases to ±100, so -100 is the strongest it accepts (logit − 100: a
@@ -20,7 +21,7 @@ const LLAMA_CPP_FORCE = 1e30;
 
 export function completionBody(request: SamplingRequest, kind: ServerKind, model: string | undefined): Record<string, unknown> {
   const s = request.sampling;
-  return {
+  const body: Record<string, unknown> = {
     ...(model ? { model } : {}),
     prompt: [...request.prompt],
     max_tokens: request.maxTokens,
@@ -29,22 +30,21 @@ export function completionBody(request: SamplingRequest, kind: ServerKind, model
     top_k: s.topK,
     min_p: s.minP,
     seed: request.seed >>> 0,
-    // vLLM applies repetition_penalty over prompt and output; llama.cpp over the last repeat_last_n ids.
+    // vLLM applies repetition_penalty over prompt and output; llama.cpp and llama-agent over the last repeat_last_n ids.
     repetition_penalty: s.repetitionPenalty,
-    repeat_penalty: s.repetitionPenalty,
     repeat_last_n: s.penaltyWindow,
     frequency_penalty: s.frequencyPenalty,
     presence_penalty: s.presencePenalty,
     logit_bias: logitBias(s.logitBias, kind),
     stop_token_ids: [...request.stopIds],
-    logprobs: 1,
     stream: true,
     stream_options: { include_usage: true },
-    cache_prompt: true,
     return_token_ids: true,
     skip_special_tokens: false,
     ...(request.constraint ? constraintFields(request.constraint, kind) : {}),
   };
+  // llama-server's names and its way of streaming ids (the top log probability's id); llama-agent refuses fields it does not implement.
+  return kind === 'llama-agent' ? body : { ...body, repeat_penalty: s.repetitionPenalty, logprobs: 1, cache_prompt: true };
 }
 
 /** Bias by id as the server reads it; -Infinity (a ban) becomes llama.cpp's `false` or vLLM's -100. */

@@ -4,6 +4,7 @@
  * (vLLM's `max_model_len`, llama-server's `meta.n_ctx`). Also the page's "test connection".
  */
 import { EngineError } from '../../../src/engine/errors';
+import { SERVED_BY } from '../../../src/engine/served-by';
 import { endpoint, headers, type RemoteEngineConfig, type ServerKind } from './remote-config';
 import { httpError, unreachable } from './server-errors';
 
@@ -38,7 +39,7 @@ export async function probeServer(config: RemoteEngineConfig, signal?: AbortSign
   }
   const data = Array.isArray(list.data) ? list.data : [];
   const owners = new Set(data.map((m) => m.owned_by));
-  const kind: ServerKind = config.kind ?? (owners.has('llamacpp') ? 'llama.cpp' : owners.has('vllm') ? 'vllm' : 'openai-compatible');
+  const kind: ServerKind = config.kind ?? (owners.has('llamacpp') ? 'llama.cpp' : owners.has('vllm') ? 'vllm' : owners.has(SERVED_BY) ? 'llama-agent' : 'openai-compatible');
   const models = data.map((m) => m.id).filter((id): id is string => typeof id === 'string');
   const first = data[0];
   const ctx = first?.max_model_len ?? first?.meta?.n_ctx;

@@ -4,8 +4,11 @@
  * (in a browser the key stays on the dev/preview server, which forwards `/api/engine/`).
  */
 
-/** Which server speaks: it decides how a ban is written (JSON has no -Infinity). */
-export type ServerKind = 'llama.cpp' | 'vllm' | 'openai-compatible';
+/**
+ * Which server speaks: it decides how a ban is written (JSON has no -Infinity) and which fields are
+ * sent. `llama-agent` is this project's own `serve` (an engine server in front of an engine server).
+ */
+export type ServerKind = 'llama.cpp' | 'vllm' | 'llama-agent' | 'openai-compatible';
 
 export interface RemoteEngineConfig {
   url: string;
