@@ -194,6 +194,13 @@ export type OnnxDevice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
 export interface LoadOptions {
   /** onnx backend only. */
   device?: OnnxDevice;
+  /**
+   * KV caches (slots) the engine keeps for a backend that gives it logits, 1 to 64 (default 1): requests
+   * on different slots advance step by step in turn, and each request goes to the slot that holds most
+   * of its prompt. Each slot may hold a whole context window. web-llm holds one; an engine server slots
+   * on its own side.
+   */
+  slots?: number;
 }
 
 /** An error as it crosses the boundary: rebuilt as an EngineError (or an AbortError) on the other side. */

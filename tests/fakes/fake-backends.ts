@@ -5,7 +5,7 @@
  */
 import { abortError, EngineError } from '../../src/engine/errors';
 import { VOCAB_SIZE } from '../../src/format/special-tokens';
-import type { LogitsBackend, SamplingBackend, SamplingOutcome, SamplingRequest } from '../../worker/backends/backend';
+import type { LogitsBackend, OpenedSequence, SamplingBackend, SamplingOutcome, SamplingRequest } from '../../worker/backends/backend';
 import { createRng } from '../../worker/rng';
 import { createSampler } from '../../worker/sampler';
 
@@ -33,6 +33,8 @@ export interface FailureSwitch {
 export interface FakeLogitsOptions {
   /** Whether it can roll its cache back (web-llm cannot: the engine must reset instead). */
   truncate?: boolean;
+  /** Sequences it holds, itself included (default 1: no openSequence). */
+  sequences?: number;
 }
 
 /** A LogitsBackend over the fake model; `cached` is its KV cache. */
@@ -43,8 +45,27 @@ export class FakeLogitsBackend implements LogitsBackend, FailureSwitch {
   readonly calls: Array<{ op: 'step' | 'truncate' | 'reset'; n: number }> = [];
   private failure: Error | null = null;
   readonly truncate?: (n: number) => Promise<void>;
+  readonly maxSequences?: number;
+  readonly openSequence?: () => Promise<OpenedSequence>;
+  /** The sequences it opened, in order; a closed one is marked. */
+  readonly opened: Array<FakeLogitsBackend & { closed: boolean }> = [];
 
   constructor(options: FakeLogitsOptions = {}) {
+    const sequences = options.sequences ?? 1;
+    if (sequences > 1) {
+      this.maxSequences = sequences;
+      this.openSequence = async () => {
+        if (this.opened.length + 1 >= sequences) throw new Error(`the fake holds ${sequences} sequences`);
+        const sequence = Object.assign(new FakeLogitsBackend({ ...options, sequences: 1 }), { closed: false });
+        this.opened.push(sequence);
+        return Object.assign(sequence, {
+          close: async () => {
+            sequence.closed = true;
+            sequence.cached.length = 0;
+          },
+        });
+      };
+    }
     if (options.truncate !== false) {
       this.truncate = async (n: number) => {
         this.calls.push({ op: 'truncate', n });

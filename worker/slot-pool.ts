@@ -1,0 +1,195 @@
+/**
+ * The KV caches (slots) of one logits backend, and which request runs on which. The backend itself is
+ * the first slot; more are opened on the same weights when needed, up to `capacity`.
+ *
+ * Choice, for a request whose prompt is `tokens` (salted: another salt shares nothing):
+ * 1. the free slot where reusing its common prefix gains more ids than rolling it back discards
+ *    (kept − dropped, largest first): a conversation goes back to its own slot, a regenerated answer
+ *    rolls back only the answer;
+ * 2. else an empty slot (one not opened yet counts as empty): a new conversation does not destroy
+ *    another's cache while room is left;
+ * 3. else the least recently used free slot is evicted (what it shares is still reused).
+ * With no slot free, requests wait in arrival order.
+ *
+ * Invariants: a slot serves one request at a time; the backend runs one step at a time, granted in
+ * the order asked (FifoLock), so generations on different slots advance in turn; each slot's
+ * PrefixCache lists exactly the ids its sequence holds.
+ */
+import { EngineError } from '../src/engine/errors';
+import type { LogitsBackend, LogitsSequence, OpenedSequence } from './backends/backend';
+import { FifoLock } from './fifo-lock';
+import { PrefixCache } from './prefix-cache';
+
+/** A slot as a generation uses it: its sequence (every call through the backend's step lock) and its bookkeeping. */
+export interface Slot {
+  readonly index: number;
+  readonly sequence: LogitsSequence & { readonly prefillChunk?: number };
+  readonly cache: PrefixCache;
+}
+
+interface SlotState {
+  slot: Slot;
+  opened: OpenedSequence | null;
+  busy: boolean;
+  lastUsed: number;
+}
+
+interface Waiter {
+  tokens: readonly number[];
+  salt: string;
+  grant: (state: SlotState) => void;
+}
+
+export class SlotPool {
+  private readonly states: SlotState[] = [];
+  private readonly waiting: Waiter[] = [];
+  private readonly lock = new FifoLock();
+  private opening = 0;
+  private clock = 0;
+  private recent: SlotState | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly backend: LogitsBackend,
+    /** Most slots: the backend's own sequence and the ones it opens. */
+    readonly capacity: number,
+  ) {
+    this.states.push(this.state(backend, null));
+  }
+
+  /** Slots serving a request now. */
+  get busy(): number {
+    return this.states.filter((s) => s.busy).length;
+  }
+
+  /** Whether the backend was disposed (a lost device): nothing runs on it any more. */
+  get disposed(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * The slot to serve `tokens` on, reserved for the caller until `release`; waits while every slot is
+   * busy. Null when `signal` aborts first.
+   */
+  async acquire(tokens: readonly number[], salt: string, signal?: AbortSignal): Promise<Slot | null> {
+    if (signal?.aborted) return null;
+    if (this.waiting.length === 0) {
+      const choice = this.choose(tokens, salt);
+      if (choice === 'open') return this.open();
+      if (choice) return this.take(choice);
+    }
+    const state = await new Promise<SlotState | null>((resolve) => {
+      const waiter: Waiter = { tokens, salt, grant: resolve };
+      const onAbort = () => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        resolve(null);
+      };
+      waiter.grant = (s) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(s);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(waiter);
+    });
+    return state ? this.take(state) : null;
+  }
+
+  /** Gives the slot back; the longest waiting request chooses among the free slots. */
+  release(slot: Slot): void {
+    const state = this.states[slot.index]!;
+    state.busy = false;
+    state.lastUsed = ++this.clock;
+    const next = this.waiting[0];
+    if (!next) return;
+    const choice = this.choose(next.tokens, next.salt, false);
+    if (!choice || choice === 'open') return;
+    this.waiting.shift();
+    choice.busy = true;
+    next.grant(choice);
+  }
+
+  /** The ids of the slot used last (for tests and the inspector). */
+  recentIds(): number[] {
+    return this.recent?.slot.cache.ids() ?? [];
+  }
+
+  /** Every slot's ids, in slot order. */
+  slotIds(): number[][] {
+    return this.states.map((s) => s.slot.cache.ids());
+  }
+
+  /** Frees every opened sequence and the backend, once no step runs. */
+  async dispose(): Promise<void> {
+    this.closed = true;
+    for (const s of this.states) s.slot.cache.clear();
+    await this.lock.run(async () => {
+      for (const s of this.states) await s.opened?.close().catch(() => {});
+      await this.backend.dispose();
+    });
+  }
+
+  private choose(tokens: readonly number[], salt: string, mayOpen = true): SlotState | 'open' | null {
+    const free = this.states.filter((s) => !s.busy);
+    let best: SlotState | null = null;
+    let bestGain = 0;
+    for (const s of free) {
+      const { cache } = s.slot;
+      const gain = cache.plan(tokens, salt).keep - (cache.length - cache.shared(tokens, salt));
+      if (gain > bestGain || (gain === bestGain && best && s.lastUsed < best.lastUsed)) {
+        best = s;
+        bestGain = gain;
+      }
+    }
+    if (best) return best;
+    const empty = leastRecent(free.filter((s) => s.slot.cache.length === 0));
+    if (empty) return empty;
+    if (mayOpen && this.states.length + this.opening < this.capacity && this.backend.openSequence) return 'open';
+    return leastRecent(free);
+  }
+
+  private take(state: SlotState): Slot {
+    state.busy = true;
+    state.lastUsed = ++this.clock;
+    this.recent = state;
+    return state.slot;
+  }
+
+  private async open(): Promise<Slot> {
+    this.opening++;
+    let opened: OpenedSequence;
+    try {
+      opened = await this.lock.run(() => this.backend.openSequence!());
+    } catch (e) {
+      throw new EngineError('insufficient_memory', `could not open KV cache ${this.states.length + 1} of ${this.capacity}: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      this.opening--;
+    }
+    const state = this.state(opened, opened);
+    this.states.push(state);
+    return this.take(state);
+  }
+
+  /** Runs `work` unless the backend was disposed under a running generation (a lost device). */
+  private live<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new EngineError('device_lost', 'the GPU device was lost; load the model again'));
+    return work();
+  }
+
+  private state(raw: LogitsSequence, opened: OpenedSequence | null): SlotState {
+    const { lock } = this;
+    const truncate = raw.truncate;
+    const sequence: Slot['sequence'] = {
+      ...(this.backend.prefillChunk !== undefined ? { prefillChunk: this.backend.prefillChunk } : {}),
+      step: (ids, pick) => lock.run(() => this.live(() => raw.step(ids, pick))),
+      ...(truncate ? { truncate: (n: number) => lock.run(() => this.live(() => truncate.call(raw, n))) } : {}),
+      reset: () => lock.run(() => this.live(() => raw.reset())),
+    };
+    return { slot: { index: this.states.length, sequence, cache: new PrefixCache() }, opened, busy: false, lastUsed: 0 };
+  }
+}
+
+function leastRecent(states: readonly SlotState[]): SlotState | null {
+  let oldest: SlotState | null = null;
+  for (const s of states) if (!oldest || s.lastUsed < oldest.lastUsed) oldest = s;
+  return oldest;
+}
