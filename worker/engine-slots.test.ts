@@ -220,3 +220,24 @@ describe('failures and aborts stay with their request', () => {
     expect(next.tokens).toEqual(await alone(greedy(b2)));
   });
 });
+
+describe('slots on onnxruntime-node (tiny model)', () => {
+  it('two conversations generated at once, each on its own past key/values, answer as alone and keep their caches', async () => {
+    const { createNodeEngine } = await import('./create-node-engine');
+    const engine = createNodeEngine();
+    await engine.load(MODEL, { slots: 2 });
+    const single = createNodeEngine();
+    await single.load(MODEL);
+    const a = prompt(1000, 30);
+    const b = prompt(2000, 12);
+    const [ra, rb] = await Promise.all([engine.generate(greedy(a, 12)), engine.generate(greedy(b, 12))]);
+    expect(ra.tokens).toEqual((await single.generate(greedy(a, 12))).tokens);
+    expect(rb.tokens).toEqual((await single.generate(greedy(b, 12))).tokens);
+    const [a2, b2] = [extend(a, ra, 3000), extend(b, rb, 4000)];
+    const [ra2, rb2] = await Promise.all([engine.generate(greedy(a2, 6)), engine.generate(greedy(b2, 6))]);
+    expect([ra2.stats.reusedTokens, rb2.stats.reusedTokens]).toEqual([a.length + 11, b.length + 11]);
+    expect(ra2.tokens).toEqual((await single.generate(greedy(a2, 6))).tokens);
+    expect(rb2.tokens).toEqual((await single.generate(greedy(b2, 6))).tokens);
+    await Promise.all([engine.unload(), single.unload()]);
+  });
+});
