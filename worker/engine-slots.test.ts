@@ -72,11 +72,11 @@ describe('slot choice', () => {
     expect(engine.cachedSlots()[0]).toEqual([...a, ...ra.tokens.slice(0, -1)]);
   });
 
-  it('the same prompt again (a regenerated answer) rolls back only the answer on its own slot', async () => {
+  it('the same prompt again (a regenerated answer, longer than the prompt) rolls back only the answer on its own slot', async () => {
     const { engine } = await engineWith(2);
     const a = prompt(1000);
-    const first = await engine.generate(greedy(a));
-    const again = await engine.generate(greedy(a));
+    const first = await engine.generate(greedy(a, 40));
+    const again = await engine.generate(greedy(a, 40));
     expect(again.stats.reusedTokens).toBe(a.length - 1);
     expect(again.tokens).toEqual(first.tokens);
     expect(engine.cachedSlots()).toHaveLength(1);

@@ -17,7 +17,7 @@
  *   without the terminator, structural special ids never sampled, a forced continuation honoured,
  *   an abort as a result (`stop: 'abort'`, the ids so far), never as an error.
  */
-import type { GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress, ModelRef } from '../src/engine/contract';
+import type { GenerateRequest, GenerateResult, GpuCapabilities, LoadedModelInfo, LoadOptions, LoadProgress, ModelRef, SlotUsage } from '../src/engine/contract';
 import { abortError, EngineError } from '../src/engine/errors';
 import { findModel, type ModelEntry } from '../src/engine/model-list';
 import { entryForRef } from '../src/engine/model-source';
@@ -54,13 +54,6 @@ interface Loaded {
 /** Most slots a load may ask for. */
 export const MAX_SLOTS = 64;
 
-/** How many generations run at once and how many KV caches serve them. */
-export interface SlotUsage {
-  /** KV caches the engine may keep; null when the far side keeps its own (an engine server). */
-  slots: number | null;
-  /** Generations holding a slot now. */
-  busy: number;
-}
 
 export class Engine {
   private loaded: Loaded | null = null;

@@ -3,11 +3,12 @@
  * the first slot; more are opened on the same weights when needed, up to `capacity`.
  *
  * Choice, for a request whose prompt is `tokens` (salted: another salt shares nothing):
- * 1. the free slot where reusing its common prefix gains more ids than rolling it back discards
- *    (kept − dropped, largest first): a conversation goes back to its own slot, a regenerated answer
- *    rolls back only the answer;
- * 2. else an empty slot (one not opened yet counts as empty): a new conversation does not destroy
- *    another's cache while room is left;
+ * 1. among the free slots whose common prefix with the prompt is worth taking — it keeps more ids than
+ *    rolling the slot back drops, or it is most of the prompt (as llama-server's prompt similarity) —
+ *    the one that keeps most: a conversation goes back to its own slot, a regenerated answer rolls
+ *    back only the answer;
+ * 2. else an empty slot (one not opened yet counts as empty): a new conversation that shares only a
+ *    short prefix (the chat header) does not destroy another's cache while room is left;
  * 3. else the least recently used free slot is evicted (what it shares is still reused).
  * With no slot free, requests wait in arrival order.
  *
@@ -131,13 +132,15 @@ export class SlotPool {
   private choose(tokens: readonly number[], salt: string, mayOpen = true): SlotState | 'open' | null {
     const free = this.states.filter((s) => !s.busy);
     let best: SlotState | null = null;
-    let bestGain = 0;
+    let bestKeep = 0;
     for (const s of free) {
       const { cache } = s.slot;
-      const gain = cache.plan(tokens, salt).keep - (cache.length - cache.shared(tokens, salt));
-      if (gain > bestGain || (gain === bestGain && best && s.lastUsed < best.lastUsed)) {
+      const keep = cache.plan(tokens, salt).keep;
+      const dropped = cache.length - cache.shared(tokens, salt);
+      const worth = keep > dropped || 2 * keep > tokens.length;
+      if (worth && (keep > bestKeep || (keep === bestKeep && best && s.lastUsed < best.lastUsed))) {
         best = s;
-        bestGain = gain;
+        bestKeep = keep;
       }
     }
     if (best) return best;

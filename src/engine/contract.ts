@@ -203,6 +203,14 @@ export interface LoadOptions {
   slots?: number;
 }
 
+/** How many generations an engine runs at once, and how many KV caches serve them. */
+export interface SlotUsage {
+  /** KV caches the engine keeps; null when the far side keeps its own (an engine server) and takes every request at once. */
+  slots: number | null;
+  /** Generations holding a slot now. */
+  busy: number;
+}
+
 /** An error as it crosses the boundary: rebuilt as an EngineError (or an AbortError) on the other side. */
 export interface SerializedError {
   name: string;
