@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { GenerateRequest, GenerateResult } from '../src/engine/contract';
 import { EngineError } from '../src/engine/errors';
 import { MODELS } from '../src/engine/models';
-import { FakeLogitsBackend } from '../tests/fakes/fake-backends';
+import { FakeLogitsBackend, FakeSamplingBackend } from '../tests/fakes/fake-backends';
 import { Engine } from './engine';
 
 const MODEL = 'tiny-llama';
@@ -137,6 +137,17 @@ describe('scheduling', () => {
       expect(rl.tokens).toEqual(await alone(greedy(prompt(1000), 300)));
       expect(rs.tokens).toEqual(await alone(greedy(prompt(2000), 3)));
     }
+  });
+
+  it('an engine server gets every request at once: a short one finishes while a long one streams', async () => {
+    const engine = new Engine({ models: MODELS, capabilities: async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null }), createBackend: async () => new FakeSamplingBackend() });
+    await engine.load(MODEL, { slots: 1 });
+    expect(engine.slotUsage()).toEqual({ slots: null, busy: 0 });
+    const finished: string[] = [];
+    const long = engine.generate(greedy(prompt(1000), 200)).then(() => finished.push('long'));
+    const short = engine.generate(greedy(prompt(2000), 3)).then(() => finished.push('short'));
+    await Promise.all([long, short]);
+    expect(finished).toEqual(['short', 'long']);
   });
 
   it('more requests than slots wait in order; one aborted while waiting returns an abort and takes no slot', async () => {
