@@ -62,11 +62,11 @@ describe('slot choice', () => {
     expect(rb2.tokens).toEqual(await alone(greedy(b2)));
   });
 
-  it('a new conversation that shares only a short prefix takes an empty slot rather than roll another back', async () => {
+  it('a new conversation that forks from a slot, even sharing most of its prompt (a system prompt), takes an empty slot rather than roll another back', async () => {
     const { engine } = await engineWith(2);
     const a = prompt(1000);
     const ra = await engine.generate(greedy(a));
-    const b = [...a.slice(0, 3), ...prompt(5000).slice(1)];
+    const b = [...a.slice(0, 15), ...prompt(5000, 4).slice(1)];
     const rb = await engine.generate(greedy(b));
     expect(rb.stats.reusedTokens).toBe(0);
     expect(engine.cachedSlots()[0]).toEqual([...a, ...ra.tokens.slice(0, -1)]);

@@ -3,13 +3,13 @@
  * the first slot; more are opened on the same weights when needed, up to `capacity`.
  *
  * Choice, for a request whose prompt is `tokens` (salted: another salt shares nothing):
- * 1. among the free slots whose common prefix with the prompt is worth taking — it keeps more ids than
- *    rolling the slot back drops, or it is most of the prompt (as llama-server's prompt similarity) —
- *    the one that keeps most: a conversation goes back to its own slot, a regenerated answer rolls
- *    back only the answer;
- * 2. else an empty slot (one not opened yet counts as empty): a new conversation that shares only a
- *    short prefix (the chat header) does not destroy another's cache while room is left;
- * 3. else the least recently used free slot is evicted (what it shares is still reused).
+ * 1. the free slot, sharing most, whose ids are all a prefix of the prompt (a conversation goes back
+ *    to its own slot) or that holds the whole prompt (a regenerated answer rolls back only the answer);
+ * 2. else an empty slot (one not opened yet counts as empty): a prompt that forks from a slot's ids —
+ *    a new conversation that shares the system prompt — does not destroy another's cache while room is
+ *    left (an edited last message pays one full prefill while a slot is empty);
+ * 3. else the free slot, sharing most, where the prefix kept outweighs the ids rolled back;
+ * 4. else the least recently used free slot is evicted (what it shares is still reused).
  * With no slot free, requests wait in arrival order.
  *
  * Invariants: a slot serves one request at a time; the backend runs one step at a time, granted in
@@ -130,24 +130,18 @@ export class SlotPool {
   }
 
   private choose(tokens: readonly number[], salt: string, mayOpen = true): SlotState | 'open' | null {
-    const free = this.states.filter((s) => !s.busy);
-    let best: SlotState | null = null;
-    let bestKeep = 0;
-    for (const s of free) {
-      const { cache } = s.slot;
-      const keep = cache.plan(tokens, salt).keep;
-      const dropped = cache.length - cache.shared(tokens, salt);
-      const worth = keep > dropped || 2 * keep > tokens.length;
-      if (worth && (keep > bestKeep || (keep === bestKeep && best && s.lastUsed < best.lastUsed))) {
-        best = s;
-        bestKeep = keep;
-      }
-    }
-    if (best) return best;
-    const empty = leastRecent(free.filter((s) => s.slot.cache.length === 0));
+    const free = this.states.filter((s) => !s.busy).map((state) => {
+      const { cache } = state.slot;
+      return { state, keep: cache.plan(tokens, salt).keep, shared: cache.shared(tokens, salt), length: cache.length };
+    });
+    const nested = free.filter((f) => f.keep > 0 && (f.shared === f.length || f.shared === tokens.length));
+    if (nested.length > 0) return keepsMost(nested);
+    const empty = leastRecent(free.filter((f) => f.length === 0).map((f) => f.state));
     if (empty) return empty;
     if (mayOpen && this.states.length + this.opening < this.capacity && this.backend.openSequence) return 'open';
-    return leastRecent(free);
+    const worth = free.filter((f) => f.keep > f.length - f.shared);
+    if (worth.length > 0) return keepsMost(worth);
+    return leastRecent(free.map((f) => f.state));
   }
 
   private take(state: SlotState): Slot {
@@ -189,6 +183,13 @@ export class SlotPool {
     };
     return { slot: { index: this.states.length, sequence, cache: new PrefixCache() }, opened, busy: false, lastUsed: 0 };
   }
+}
+
+/** The candidate that keeps most of the prompt; the least recently used among equals. */
+function keepsMost(candidates: ReadonlyArray<{ state: SlotState; keep: number }>): SlotState {
+  let best = candidates[0]!;
+  for (const c of candidates) if (c.keep > best.keep || (c.keep === best.keep && c.state.lastUsed < best.state.lastUsed)) best = c;
+  return best.state;
 }
 
 function leastRecent(states: readonly SlotState[]): SlotState | null {
