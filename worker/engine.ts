@@ -54,7 +54,6 @@ interface Loaded {
 /** Most slots a load may ask for. */
 export const MAX_SLOTS = 64;
 
-
 export class Engine {
   private loaded: Loaded | null = null;
   private readonly sample = createSampler(VOCAB_SIZE);
