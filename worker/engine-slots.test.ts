@@ -12,10 +12,10 @@ import { Engine } from './engine';
 
 const MODEL = 'tiny-llama';
 
-async function engineWith(slots: number, sequences = slots): Promise<{ engine: Engine; backend: FakeLogitsBackend }> {
-  const backend = new FakeLogitsBackend({ sequences });
+async function engineWith(slots: number, sequences = slots, kvCacheBytes?: number): Promise<{ engine: Engine; backend: FakeLogitsBackend }> {
+  const backend = new FakeLogitsBackend({ sequences, kvBytesPerToken: 1000 });
   const engine = new Engine({ models: MODELS, capabilities: async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null }), createBackend: async () => backend });
-  await engine.load(MODEL, { slots });
+  await engine.load(MODEL, { slots, ...(kvCacheBytes !== undefined ? { kvCacheBytes } : {}) });
   return { engine, backend };
 }
 
@@ -199,6 +199,28 @@ describe('failures and aborts stay with their request', () => {
     expect((await engine.generate(greedy(b))).tokens).toEqual(await alone(greedy(b)));
   });
 
+  it("past the slots' memory bound an idle slot is emptied; a generation that still does not fit fails alone", async () => {
+    for (const bytes of [0, -1, 1.5]) expect(await codeOf(engineWith(2, 2, bytes))).toBe('invalid_request');
+    // 60 positions of 1,000 bytes.
+    const { engine } = await engineWith(2, 2, 60_000);
+    const a = prompt(1000);
+    const big = prompt(5000, 45);
+    let started!: () => void;
+    const decoding = new Promise<void>((resolve) => (started = resolve));
+    const long = engine.generate(greedy(a, 30), () => started());
+    await decoding; // A's slot holds its prompt: the big prompt cannot fit beside it
+    const refused = engine.generate(greedy(big));
+    const error = await refused.catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'insufficient_memory', message: expect.stringContaining('KV cache 2 cannot take 46 more positions') });
+    const rl = await long;
+    expect(rl.tokens).toEqual(await alone(greedy(a, 30)));
+    expect(engine.cachedSlots()).toEqual([[...a, ...rl.tokens.slice(0, -1)], []]);
+    // With A's slot idle, it is emptied to make room.
+    const rb = await engine.generate(greedy(big));
+    expect(rb.tokens).toEqual(await alone(greedy(big)));
+    expect(engine.cachedSlots()[0]).toEqual([]);
+  });
+
   it('a lost device unloads the model for every slot: the generation on the other slot fails too', async () => {
     const { engine, backend } = await engineWith(2);
     await engine.generate(greedy(prompt(1000)));
@@ -250,5 +272,14 @@ describe('slots on onnxruntime-node (tiny model)', () => {
     expect(ra2.tokens).toEqual((await single.generate(greedy(a2, 6))).tokens);
     expect(rb2.tokens).toEqual((await single.generate(greedy(b2, 6))).tokens);
     await Promise.all([engine.unload(), single.unload()]);
+  });
+
+  it('the onnx backend says what a cached position costs: a bound too small for one prompt refuses it', async () => {
+    const { createNodeEngine } = await import('./create-node-engine');
+    const engine = createNodeEngine();
+    await engine.load(MODEL, { slots: 2, kvCacheBytes: 1024 });
+    expect(await codeOf(engine.generate(greedy(prompt(1000))))).toBe('insufficient_memory');
+    expect(engine.cachedSlots()).toEqual([[]]);
+    await engine.unload();
   });
 });

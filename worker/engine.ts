@@ -73,6 +73,7 @@ export class Engine {
     return this.gate.write(async () => {
       const entry = entryForRef(model, (id) => findModel(this.deps.models, id));
       const slots = slotCount(options.slots);
+      const budget = kvCacheBudget(options.kvCacheBytes);
       if (signal?.aborted) throw abortError('load aborted');
       await this.unloadNow();
       const backend = await this.deps.createBackend({
@@ -94,7 +95,7 @@ export class Engine {
         device: backend.device,
         sampling: { ...entry.sampling },
       };
-      const pool = backend.kind === 'logits' ? new SlotPool(backend, Math.min(slots, backend.maxSequences ?? (backend.openSequence ? slots : 1))) : null;
+      const pool = backend.kind === 'logits' ? new SlotPool(backend, Math.min(slots, backend.maxSequences ?? (backend.openSequence ? slots : 1)), budget) : null;
       this.loaded = { entry, backend, info, slots: pool };
       return info;
     });
@@ -235,6 +236,13 @@ export class Engine {
     if (loaded.slots) await loaded.slots.dispose();
     else await loaded.backend.dispose();
   }
+}
+
+/** The bound on the slots' KV-cache memory a load asks for: a positive whole number of bytes, or none. */
+function kvCacheBudget(bytes: number | undefined): number | null {
+  if (bytes === undefined) return null;
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new EngineError('invalid_request', `kvCacheBytes must be a positive whole number of bytes, got ${String(bytes)}`);
+  return bytes;
 }
 
 /** What runtimes say when an allocation fails (onnxruntime, WebGPU, V8). */

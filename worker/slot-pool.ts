@@ -30,6 +30,8 @@ export interface Slot {
 
 interface SlotState {
   slot: Slot;
+  /** The backend's own sequence, stepped without the lock (the caller holds it). */
+  raw: LogitsSequence;
   opened: OpenedSequence | null;
   busy: boolean;
   lastUsed: number;
@@ -54,6 +56,8 @@ export class SlotPool {
     private readonly backend: LogitsBackend,
     /** Most slots: the backend's own sequence and the ones it opens. */
     readonly capacity: number,
+    /** Most bytes the slots' KV caches may hold together (counted with the backend's kvBytesPerToken); null: no bound. */
+    private readonly budgetBytes: number | null = null,
   ) {
     this.states.push(this.state(backend, null));
   }
@@ -172,16 +176,47 @@ export class SlotPool {
     return work();
   }
 
+  /**
+   * Makes room for `n` more positions in `state`'s cache under the memory bound, emptying idle slots,
+   * least recently used first; throws `insufficient_memory` when the slots in use hold the rest.
+   * Called holding the lock.
+   */
+  private async makeRoom(state: SlotState, n: number): Promise<void> {
+    const perToken = this.backend.kvBytesPerToken;
+    if (this.budgetBytes === null || !perToken) return;
+    const held = () => this.states.reduce((sum, s) => sum + s.slot.cache.length, 0);
+    const fits = () => (held() + n) * perToken <= this.budgetBytes!;
+    const idle = this.states.filter((s) => s !== state && s.slot.cache.length > 0).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const s of idle) {
+      if (fits()) return;
+      if (s.busy) continue;
+      s.slot.cache.clear();
+      await s.raw.reset();
+    }
+    if (fits()) return;
+    throw new EngineError(
+      'insufficient_memory',
+      `KV cache ${state.slot.index + 1} cannot take ${n} more positions: the slots in use hold ${held()} positions (${mib(held() * perToken)} MiB) of the ${mib(this.budgetBytes)} MiB allowed (kvCacheBytes)`,
+    );
+  }
+
   private state(raw: LogitsSequence, opened: OpenedSequence | null): SlotState {
     const { lock } = this;
     const truncate = raw.truncate;
     const sequence: Slot['sequence'] = {
       ...(this.backend.prefillChunk !== undefined ? { prefillChunk: this.backend.prefillChunk } : {}),
-      step: (ids, pick) => lock.run(() => this.live(() => raw.step(ids, pick))),
+      step: (ids, pick) =>
+        lock.run(() =>
+          this.live(async () => {
+            await this.makeRoom(state, ids.length);
+            return raw.step(ids, pick);
+          }),
+        ),
       ...(truncate ? { truncate: (n: number) => lock.run(() => this.live(() => truncate.call(raw, n))) } : {}),
       reset: () => lock.run(() => this.live(() => raw.reset())),
     };
-    return { slot: { index: this.states.length, sequence, cache: new PrefixCache() }, opened, busy: false, lastUsed: 0 };
+    const state: SlotState = { slot: { index: this.states.length, sequence, cache: new PrefixCache() }, raw, opened, busy: false, lastUsed: 0 };
+    return state;
   }
 }
 
@@ -190,6 +225,10 @@ function keepsMost(candidates: ReadonlyArray<{ state: SlotState; keep: number }>
   let best = candidates[0]!;
   for (const c of candidates) if (c.keep > best.keep || (c.keep === best.keep && c.state.lastUsed < best.state.lastUsed)) best = c;
   return best.state;
+}
+
+function mib(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
 }
 
 function leastRecent(states: readonly SlotState[]): SlotState | null {

@@ -201,6 +201,13 @@ export interface LoadOptions {
    * on its own side.
    */
   slots?: number;
+  /**
+   * Most bytes the slots' KV caches may hold together, for a backend that says what a position costs
+   * (onnx). Past it the least recently used idle slot is emptied; a generation that still does not fit
+   * fails with `insufficient_memory`, the other slots untouched. Default: no bound but each slot's
+   * context window.
+   */
+  kvCacheBytes?: number;
 }
 
 /** How many generations an engine runs at once, and how many KV caches serve them. */

@@ -35,6 +35,8 @@ export interface FakeLogitsOptions {
   truncate?: boolean;
   /** Sequences it holds, itself included (default 1: no openSequence). */
   sequences?: number;
+  /** What it says a cached position costs (default: it does not say). */
+  kvBytesPerToken?: number;
 }
 
 /** A LogitsBackend over the fake model; `cached` is its KV cache. */
@@ -46,12 +48,14 @@ export class FakeLogitsBackend implements LogitsBackend, FailureSwitch {
   private failure: Error | null = null;
   readonly truncate?: (n: number) => Promise<void>;
   readonly maxSequences?: number;
+  readonly kvBytesPerToken?: number;
   readonly openSequence?: () => Promise<OpenedSequence>;
   /** The sequences it opened, in order; a closed one is marked. */
   readonly opened: Array<FakeLogitsBackend & { closed: boolean }> = [];
 
   constructor(options: FakeLogitsOptions = {}) {
     const sequences = options.sequences ?? 1;
+    if (options.kvBytesPerToken !== undefined) this.kvBytesPerToken = options.kvBytesPerToken;
     if (sequences > 1) {
       this.maxSequences = sequences;
       this.openSequence = async () => {

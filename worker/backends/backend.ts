@@ -39,6 +39,8 @@ export interface LogitsBackend extends LogitsSequence {
   readonly prefillChunk?: number;
   /** Positions its KV cache holds, when the runtime fixes them (a GGUF's context); the engine uses the smaller of this and the entry's. */
   readonly contextWindow?: number;
+  /** Bytes one position of a KV cache takes, when known: LoadOptions.kvCacheBytes bounds the slots with it. */
+  readonly kvBytesPerToken?: number;
   /** Sequences it can hold at once, its own included, when the runtime fixes them; absent: as many as `openSequence` gives. */
   readonly maxSequences?: number;
   /** Another, empty KV cache on the same weights. Absent: the backend holds one sequence only. */

@@ -60,6 +60,11 @@ export class OnnxSessionBackend implements LogitsBackend {
     void watchLoss?.then(() => (this.deviceLost = true));
   }
 
+  /** A key and a value per layer, kvHeads × headDim elements each. */
+  get kvBytesPerToken(): number {
+    return this.shape.layers * 2 * this.shape.kvHeads * this.shape.headDim * (this.shape.kvType === 'float16' ? 2 : 4);
+  }
+
   async step(ids: readonly number[], pick: (logits: Float32Array) => number): Promise<number> {
     const n = ids.length;
     const total = this.length + n;
