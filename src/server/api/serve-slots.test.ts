@@ -29,7 +29,7 @@ interface Served {
   maxBusy: number;
 }
 
-async function serve(model: string, slots: number): Promise<Served> {
+async function serve(model: string, slots: number, maxQueued = 64): Promise<Served> {
   const engine = createNodeEngine();
   await engine.load(model, { slots });
   const served: Served = { engine, server: null as unknown as Server, client: null as unknown as OpenAI, runs: [], maxBusy: 0 };
@@ -45,7 +45,7 @@ async function serve(model: string, slots: number): Promise<Served> {
       return result;
     },
   };
-  served.server = createApiServer({ engine: api, tokenizer, date: DATE, maxQueued: 64 });
+  served.server = createApiServer({ engine: api, tokenizer, date: DATE, maxQueued });
   await new Promise<void>((resolve) => served.server.listen(0, '127.0.0.1', resolve));
   served.client = new OpenAI({ baseURL: `http://127.0.0.1:${(served.server.address() as AddressInfo).port}/v1`, apiKey: 'unused', maxRetries: 0 });
   return served;
@@ -113,5 +113,40 @@ describe('a client that leaves mid-stream (tiny model, four slots)', () => {
     expect(await besideIt).toBe(await answer(alone.client, other));
     const again = await slotted.client.chat.completions.create(body);
     expect(again.choices[0]!.message.content).toBe(await answer(alone.client, body));
+  }, 120_000);
+});
+
+describe('more clients than slots (tiny model, two slots, one request may wait)', () => {
+  let bounded: Served;
+  beforeAll(async () => {
+    bounded = await serve('tiny-llama', 2, 1);
+  }, 60_000);
+  afterAll(() => close(bounded));
+
+  it('two generate at once, a third waits for a slot, a fourth is a 503 with Retry-After; the third is served when one leaves', async () => {
+    const metricsOf = async () => (await fetch(new URL('/metrics', bounded.client.baseURL))).text();
+    const long = { model: 'tiny-llama', messages: [{ role: 'user' as const, content: 'Talk for a long time.' }], max_tokens: 3000, stream: true as const, stop: [] };
+    const leaving = new AbortController();
+    const streams = [];
+    for (let k = 0; k < 2; k++) {
+      const stream = await bounded.client.chat.completions.create(long, { signal: leaving.signal });
+      const chunks = stream[Symbol.asyncIterator]();
+      await chunks.next(); // the engine runs it
+      streams.push(chunks);
+    }
+    const metrics = await metricsOf();
+    expect(metrics).toMatch(/^llama_agent_generations_running 2$/m);
+    expect(metrics).toMatch(/^llama_agent_generations_queued 0$/m);
+    const waiting = bounded.client.chat.completions.create({ model: 'tiny-llama', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 2 });
+    while (!/^llama_agent_generations_queued 1$/m.test(await metricsOf())) await new Promise((r) => setTimeout(r, 20));
+    const refused = await fetch(`${bounded.client.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tiny-llama', messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    leaving.abort();
+    expect((await waiting).choices).toHaveLength(1);
   }, 120_000);
 });
