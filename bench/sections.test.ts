@@ -17,6 +17,7 @@ import { countRoundTrips, measurePrefixReuse } from './engine-workloads';
 import { checkInvariant } from './loop';
 import { interleave, median } from './measure';
 import { formatTable, mergeResults, parseResults } from './results';
+import { measureInterleavedShare, measureShortBehindLong } from './serving-workloads';
 import { createSortSampler, sortNucleus } from './sort-sampler';
 import { runToolLoop, syntheticSearchResult } from './tool-loop';
 
@@ -72,6 +73,25 @@ describe('engine section workloads (tiny model, a real comlink boundary)', () =>
     expect(reuse.editPrefilled).toBe(reuse.editSuffix);
     expect(reuse.editSuffix).toBeLessThan(reuse.historyTokens / 4);
   });
+});
+
+describe('serving section workloads (through the server, the official client)', () => {
+  it('two conversations interleaved on four slots read from the cache exactly what each reads alone; on one slot, less', async () => {
+    const four = await measureInterleavedShare('micro-llama', 4);
+    expect(four.aloneCached).toBeGreaterThan(0);
+    expect(four.interleavedCached).toBe(four.aloneCached);
+    expect(four.share).toBe(1);
+    const one = await measureInterleavedShare('micro-llama', 1);
+    expect(one.aloneCached).toBe(four.aloneCached);
+    expect(one.interleavedCached).toBeLessThan(one.aloneCached);
+  }, 60_000);
+
+  it('short requests end while a long generation on another slot still runs; on one slot the check that they did throws', async () => {
+    const options = { model: 'tiny-llama', longTokens: 300, rounds: 1, shortsPerRound: 2 };
+    const two = await measureShortBehindLong({ ...options, slots: 2 });
+    expect([two.aloneMs.length, two.duringMs.length]).toEqual([2, 2]);
+    await expect(measureShortBehindLong({ ...options, slots: 1 })).rejects.toThrow(/the long generation ended before short request 1 did/);
+  }, 120_000);
 });
 
 describe('sampler section: ours against the full sort', () => {

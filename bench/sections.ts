@@ -8,5 +8,6 @@ import { remoteSection } from './remote';
 import { samplerSection } from './sampler';
 import { sandboxSection } from './sandbox';
 import type { BenchSection } from './section';
+import { servingSection } from './serving';
 
-export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection, peersSection, remoteSection, grammarSection];
+export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection, peersSection, remoteSection, grammarSection, servingSection];

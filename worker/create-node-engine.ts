@@ -39,6 +39,7 @@ export function nodeBackendFactory(options: NodeEngineOptions = {}): BackendFact
       return createLlamaCppBackend({
         modelPath: isAbsolute(gguf) ? gguf : resolve(MODELS_DIR, gguf),
         contextSize: Math.min(entry.contextWindow, DEFAULT_CONTEXT),
+        ...(ctx.options.slots ? { sequences: ctx.options.slots } : {}),
         ...(options.llamaCppThreads ? { threads: options.llamaCppThreads } : {}),
         signal,
       });

@@ -1,13 +1,13 @@
 /**
- * Generation over a LogitsBackend: our sampler picks every token from the backend's logits, and the
- * engine's PrefixCache decides what is prefilled.
+ * Generation over one sequence (KV cache) of a LogitsBackend: our sampler picks every token from its
+ * logits, and that slot's PrefixCache decides what is prefilled.
  *
  * Invariant: `cache` lists exactly the ids the backend's KV cache holds, after success, abort or
  * failure alike (a failure inside the backend clears both: see the engine).
  */
 import type { TokenLogprob } from '../src/engine/contract';
 import { stopKind } from '../src/format/special-tokens';
-import type { LogitsBackend, Pick } from './backends/backend';
+import type { LogitsSequence, Pick } from './backends/backend';
 import type { ConstraintSession } from './grammar/constraint-session';
 import { emptyStats, type Generated, type PreparedRequest } from './generation';
 import type { IdBatcher } from './id-batcher';
@@ -21,7 +21,7 @@ import { yieldToEventLoop } from './yield';
 const IGNORE = (): number => 0;
 
 export async function generateWithLogits(
-  backend: LogitsBackend,
+  backend: LogitsSequence & { readonly prefillChunk?: number },
   cache: PrefixCache,
   sample: Sampler,
   request: PreparedRequest,

@@ -26,6 +26,15 @@ export class PrefixCache {
     return { keep, suffix: tokens.slice(keep) };
   }
 
+  /** How many ids the cache and `tokens` have in common from the start (none across salts). */
+  shared(tokens: readonly number[], salt = ''): number {
+    if (salt !== this.salt) return 0;
+    const limit = Math.min(this.fed.length, tokens.length);
+    let n = 0;
+    while (n < limit && this.fed[n] === tokens[n]) n++;
+    return n;
+  }
+
   /** From now on the cache holds what requests of `salt` fed. */
   useSalt(salt: string): void {
     this.salt = salt;

@@ -3,7 +3,7 @@
  * in-process Engine), the loaded model and the page's tokenizer. The page's EngineClient has all three;
  * in Node the tokenizer is passed beside the Engine.
  */
-import type { EngineLike, LoadedModelInfo } from '../engine/contract';
+import type { EngineLike, LoadedModelInfo, SlotUsage } from '../engine/contract';
 import type { TextTokenizer } from '../format/types';
 import { ApiError, unknownModel } from './api-error';
 import type { ChatTurnDeps } from './chat-turn';
@@ -12,6 +12,8 @@ import type { TranscriptMemory } from './transcript-memory';
 export interface ApiEngine extends EngineLike {
   readonly model?: LoadedModelInfo | null;
   readonly tokenizer?: TextTokenizer | null;
+  /** The loaded model's slots, when the engine keeps several; absent: it runs one generation at a time. */
+  slotUsage?(): SlotUsage | null;
 }
 
 export interface SurfaceOptions {

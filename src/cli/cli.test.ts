@@ -35,6 +35,8 @@ const bad: Record<string, { args: string[]; error: RegExp }> = {
   'an unknown command': { args: ['frobnicate'], error: /unknown command/ },
   'ask without a question': { args: ['ask'], error: /missing the question/ },
   'ask with an unknown model': { args: ['ask', '--model', 'nope', 'hi'], error: /unknown model "nope"/ },
+  'serve with no slots': { args: ['serve', '--slots', '0'], error: /--slots: expected 1 to 64, got "0"/ },
+  'serve with more slots than the engine keeps': { args: ['serve', '--slots', '65'], error: /--slots: expected 1 to 64, got "65"/ },
   'serve with a bad port': { args: ['serve', '--port', 'http'], error: /--port: expected 0 to 65535/ },
   'serve with an unknown model': { args: ['serve', '--model', 'nope'], error: /unknown model "nope"/ },
   'serve with an unknown flag': { args: ['serve', '--bind', '0.0.0.0'], error: /Unknown option '--bind'/ },

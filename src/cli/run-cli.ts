@@ -25,10 +25,11 @@ const USAGE = `usage: cli <command>
       [--docs DIR] "question"
                         the unforced loop in Node (greedy; default the micro model)
                         -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}
-  serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY] [--max-queue N]
-                        the OpenAI-compatible server (default the micro model on 127.0.0.1:8080;
+  serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY] [--slots N]
+      [--max-queue N]   the OpenAI-compatible server (default the micro model on 127.0.0.1:8080;
                         the key also from LLAMA_API_KEY) -> prints its URL. Requests must carry
                         a Host of loopback, the --host itself or an --allowed-host (repeatable);
+                        --slots KV caches (default 4) serve that many conversations at once, in turn;
                         past N generations waiting (default 32) a completion is a 503 with Retry-After
 
   --model FILE.gguf     a GGUF on disk, run by node-llama-cpp (our sampler and prefix cache)

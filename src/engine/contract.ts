@@ -194,6 +194,28 @@ export type OnnxDevice = 'auto' | 'webgpu' | 'wasm' | 'cpu';
 export interface LoadOptions {
   /** onnx backend only. */
   device?: OnnxDevice;
+  /**
+   * KV caches (slots) the engine keeps for a backend that gives it logits, 1 to 64 (default 1): requests
+   * on different slots advance step by step in turn, and each request goes to the slot that holds most
+   * of its prompt. Each slot may hold a whole context window. web-llm holds one; an engine server slots
+   * on its own side.
+   */
+  slots?: number;
+  /**
+   * Most bytes the slots' KV caches may hold together, for a backend that says what a position costs
+   * (onnx). Past it the least recently used idle slot is emptied; a generation that still does not fit
+   * fails with `insufficient_memory`, the other slots untouched. Default: no bound but each slot's
+   * context window.
+   */
+  kvCacheBytes?: number;
+}
+
+/** How many generations an engine runs at once, and how many KV caches serve them. */
+export interface SlotUsage {
+  /** KV caches the engine keeps; null when the far side keeps its own (an engine server) and takes every request at once. */
+  slots: number | null;
+  /** Generations holding a slot now. */
+  busy: number;
 }
 
 /** An error as it crosses the boundary: rebuilt as an EngineError (or an AbortError) on the other side. */

@@ -5,7 +5,7 @@
  */
 import { abortError, EngineError } from '../../src/engine/errors';
 import { VOCAB_SIZE } from '../../src/format/special-tokens';
-import type { LogitsBackend, Pick, SamplingBackend, SamplingOutcome, SamplingRequest } from '../../worker/backends/backend';
+import type { LogitsBackend, OpenedSequence, Pick, SamplingBackend, SamplingOutcome, SamplingRequest } from '../../worker/backends/backend';
 import { createRng } from '../../worker/rng';
 import { createSampler, type TopLogits } from '../../worker/sampler';
 
@@ -42,6 +42,10 @@ export interface FakeLogitsOptions {
   truncate?: boolean;
   /** Hands a pick that can decide from them only this many of the largest logits first (as the llamacpp backend does). */
   topLogits?: number;
+  /** Sequences it holds, itself included (default 1: no openSequence). */
+  sequences?: number;
+  /** What it says a cached position costs (default: it does not say). */
+  kvBytesPerToken?: number;
 }
 
 /** A LogitsBackend over the fake model; `cached` is its KV cache. */
@@ -53,9 +57,30 @@ export class FakeLogitsBackend implements LogitsBackend, FailureSwitch {
   private readonly topLogits: number;
   private failure: Error | null = null;
   readonly truncate?: (n: number) => Promise<void>;
+  readonly maxSequences?: number;
+  readonly kvBytesPerToken?: number;
+  readonly openSequence?: () => Promise<OpenedSequence>;
+  /** The sequences it opened, in order; a closed one is marked. */
+  readonly opened: Array<FakeLogitsBackend & { closed: boolean }> = [];
 
   constructor(options: FakeLogitsOptions = {}) {
     this.topLogits = options.topLogits ?? 0;
+    const sequences = options.sequences ?? 1;
+    if (options.kvBytesPerToken !== undefined) this.kvBytesPerToken = options.kvBytesPerToken;
+    if (sequences > 1) {
+      this.maxSequences = sequences;
+      this.openSequence = async () => {
+        if (this.opened.length + 1 >= sequences) throw new Error(`the fake holds ${sequences} sequences`);
+        const sequence = Object.assign(new FakeLogitsBackend({ ...options, sequences: 1 }), { closed: false });
+        this.opened.push(sequence);
+        return Object.assign(sequence, {
+          close: async () => {
+            sequence.closed = true;
+            sequence.cached.length = 0;
+          },
+        });
+      };
+    }
     if (options.truncate !== false) {
       this.truncate = async (n: number) => {
         this.calls.push({ op: 'truncate', n });

@@ -14,18 +14,10 @@ export interface Pick {
 }
 
 /**
- * A runtime that hands us logits; our sampler picks every token. One sequence, one KV cache. The
- * engine owns the bookkeeping of which ids that cache holds (PrefixCache); the backend only runs
- * the model.
+ * One KV cache of a LogitsBackend: the ids fed so far. The engine owns the bookkeeping of which ids
+ * it holds (PrefixCache); the sequence only runs the model.
  */
-export interface LogitsBackend {
-  readonly kind: 'logits';
-  /** Where it runs, in words: "webgpu", "wasm", "cpu". */
-  readonly device: string;
-  /** Most ids one prefill step feeds (the engine cuts a longer prompt into steps); absent: no limit. */
-  readonly prefillChunk?: number;
-  /** Positions its KV cache holds, when the runtime fixes them (a GGUF's context); the engine uses the smaller of this and the entry's. */
-  readonly contextWindow?: number;
+export interface LogitsSequence {
   /**
    * Appends `ids` (at least one) to the KV cache and returns the token `pick` chooses from the
    * logits after the last of them. `pick` may modify the logits in place; the chosen token is not fed.
@@ -38,7 +30,33 @@ export interface LogitsBackend {
   truncate?(n: number): Promise<void>;
   /** Empties the KV cache: the next step starts at position 0. */
   reset(): Promise<void>;
-  /** Frees the model and its cache. The backend is unusable afterwards. */
+}
+
+/** A sequence the backend opened beside its own: closing it frees its cache, not the model. */
+export interface OpenedSequence extends LogitsSequence {
+  close(): Promise<void>;
+}
+
+/**
+ * A runtime that hands us logits; our sampler picks every token. It is itself one sequence; a runtime
+ * that can hold several KV caches on the same weights opens more (`openSequence`). The engine never
+ * runs two steps of one backend at once.
+ */
+export interface LogitsBackend extends LogitsSequence {
+  readonly kind: 'logits';
+  /** Where it runs, in words: "webgpu", "wasm", "cpu". */
+  readonly device: string;
+  /** Most ids one prefill step feeds (the engine cuts a longer prompt into steps); absent: no limit. */
+  readonly prefillChunk?: number;
+  /** Positions its KV cache holds, when the runtime fixes them (a GGUF's context); the engine uses the smaller of this and the entry's. */
+  readonly contextWindow?: number;
+  /** Bytes one position of a KV cache takes, when known: LoadOptions.kvCacheBytes bounds the slots with it. */
+  readonly kvBytesPerToken?: number;
+  /** Sequences it can hold at once, its own included, when the runtime fixes them; absent: as many as `openSequence` gives. */
+  readonly maxSequences?: number;
+  /** Another, empty KV cache on the same weights. Absent: the backend holds one sequence only. */
+  openSequence?(): Promise<OpenedSequence>;
+  /** Frees the model and every cache. The backend is unusable afterwards. */
   dispose(): Promise<void>;
 }
 

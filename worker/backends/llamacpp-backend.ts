@@ -1,10 +1,12 @@
 /**
  * The `llamacpp` LogitsBackend (Node only): a GGUF on disk run by node-llama-cpp's prebuilt CPU
- * binary, one context sequence; our sampler picks every token. node-llama-cpp hands logits over as a
- * Map, one entry at a time (~60 ms for 128k on a laptop core, 20× the micro model's decode step), so
- * a pick that can decide from the largest logits (worker/sampler.ts `TopSampler`) gets those alone,
- * and the whole vector only when they cannot decide or something needs it (a grammar's mask, log
- * probabilities, penalties). node-llama-cpp is loaded with `build: 'never'` and no GPU, so first use never downloads or compiles.
+ * binary; our sampler picks every token. One context with `sequences` context sequences, each its own
+ * KV cache of `contextSize` positions: the backend is the first, `openSequence` hands out the others.
+ * node-llama-cpp hands logits over as a Map, one entry at a time (~60 ms for 128k on a laptop core,
+ * 20× the micro model's decode step), so a pick that can decide from the largest logits
+ * (worker/sampler.ts `TopSampler`) gets those alone, and the whole vector only when they cannot decide
+ * or something needs it (a grammar's mask, log probabilities, penalties).
+ * node-llama-cpp is loaded with `build: 'never'` and no GPU, so first use never downloads or compiles.
  *
  * Invariant: the sequence holds exactly the ids fed since the last reset minus what truncate dropped
  * (node-llama-cpp tracks them as `contextTokens`); a step never shifts the context (a prompt that
@@ -29,6 +31,8 @@ export interface LlamaCppOptions {
   float32Attention?: boolean;
   /** CPU threads (default: every core; node-llama-cpp's own default is far slower on 2 cores). */
   threads?: number;
+  /** Context sequences, each a KV cache of `contextSize` positions allocated at load (default 1). */
+  sequences?: number;
   signal?: AbortSignal;
 }
 
@@ -73,14 +77,14 @@ export async function createLlamaCppBackend(options: LlamaCppOptions): Promise<L
     const contextSize = Math.min(options.contextSize ?? DEFAULT_CONTEXT, model.trainContextSize);
     const context = await model.createContext({
       contextSize,
-      sequences: 1,
+      sequences: options.sequences ?? 1,
       threads: options.threads ?? availableParallelism(),
       ...(options.float32Attention ? { flashAttention: false, experimentalKvCacheKeyType: 'F32', experimentalKvCacheValueType: 'F32' } : {}),
     });
     return new LlamaCppBackend(model, context, context.getSequence());
   } catch (e) {
     await model.dispose();
-    throw new EngineError('insufficient_memory', `could not create a ${options.contextSize ?? 'default'}-token context for ${options.modelPath}: ${message(e)}`);
+    throw new EngineError('insufficient_memory', `could not create ${options.sequences ?? 1} ${options.contextSize ?? 'default'}-token context sequence(s) for ${options.modelPath}: ${message(e)}`);
   }
 }
 
@@ -102,6 +106,19 @@ class LlamaCppBackend implements LogitsBackend {
 
   get contextWindow(): number {
     return this.sequence.contextSize;
+  }
+
+  get maxSequences(): number {
+    return this.context.totalSequences;
+  }
+
+  /** The context's next free sequence; closing it frees the sequence, not the context. */
+  async openSequence(): Promise<LlamaCppBackend> {
+    return new LlamaCppBackend(this.model, this.context, this.context.getSequence());
+  }
+
+  async close(): Promise<void> {
+    this.sequence.dispose();
   }
 
   /** Ids held by the KV cache. */

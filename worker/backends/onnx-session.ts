@@ -1,7 +1,9 @@
 /**
  * The onnx backend's forward pass: onnxruntime's session driven directly (not through transformers.js's
  * forward, whose per-call wrappers — input validation, proxied tensors, its cache object — cost on every
- * token), one sequence, the past key/values kept between calls as the runtime returned them.
+ * token), the past key/values kept between calls as the runtime returned them. The backend is one
+ * sequence; `openSequence` gives more on the same session, each with its own past key/values (the
+ * engine runs one step of the session at a time).
  *
  * Per token nothing is rebuilt that can be kept: the ids, positions and attention-mask buffers are
  * allocated once (grown when a longer sequence needs them) and passed as views; the logits are sampled
@@ -16,7 +18,7 @@
  */
 import { Tensor } from 'onnxruntime-common';
 import { EngineError } from '../../src/engine/errors';
-import type { LogitsBackend } from './backend';
+import type { LogitsBackend, OpenedSequence } from './backend';
 
 /** The parts of an onnxruntime InferenceSession this backend uses (onnxruntime-node or -web). */
 export interface OrtSession {
@@ -50,12 +52,17 @@ export class OnnxSessionBackend implements LogitsBackend {
     /** Ids fed per prefill step at most: bounds the attention scores' memory on a long prompt. */
     readonly prefillChunk: number,
     private readonly release: () => Promise<void>,
-    watchLoss?: Promise<unknown>,
+    private readonly watchLoss?: Promise<unknown>,
   ) {
     for (let layer = 0; layer < shape.layers; layer++) {
       for (const kind of ['key', 'value']) this.names.push({ past: `past_key_values.${layer}.${kind}`, present: `present.${layer}.${kind}` });
     }
     void watchLoss?.then(() => (this.deviceLost = true));
+  }
+
+  /** A key and a value per layer, kvHeads × headDim elements each. */
+  get kvBytesPerToken(): number {
+    return this.shape.layers * 2 * this.shape.kvHeads * this.shape.headDim * (this.shape.kvType === 'float16' ? 2 : 4);
   }
 
   async step(ids: readonly number[], pick: (logits: Float32Array) => number): Promise<number> {
@@ -105,6 +112,12 @@ export class OnnxSessionBackend implements LogitsBackend {
   async dispose(): Promise<void> {
     await this.reset().catch(() => {});
     await this.release();
+  }
+
+  /** Another sequence on this session: empty past key/values of its own; closing it frees them, not the session. */
+  async openSequence(): Promise<OpenedSequence> {
+    const sequence = new OnnxSessionBackend(this.session, this.shape, this.device, this.prefillChunk, async () => {}, this.watchLoss);
+    return Object.assign(sequence, { close: () => sequence.reset() });
   }
 
   /** Grows the reused input buffers to hold `n` new ids and `total` positions. */

@@ -9,7 +9,8 @@
  * bad fields 400, a wrong key 401, a foreign Host 403, an unknown model or route 404, a body that is
  * not JSON 415, a prompt that does not fit 400
  * `context_length_exceeded`); a client that disconnects aborts its generation, so the engine is free
- * for the next request at once; requests are served one at a time by the engine, in arrival order.
+ * for the next request at once; the engine runs as many generations at once as it has KV-cache slots
+ * (advancing them step by step in turn), the others wait in arrival order.
  */
 import { SERVED_BY } from '../../engine/served-by';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -36,7 +37,7 @@ export interface ApiServerOptions extends SurfaceOptions {
   memory?: TranscriptMemory;
   onTurn?: (turn: ChatTurnResult) => void;
   /**
-   * Generations that may wait for the engine (it runs one at a time); a completion request beyond them
+   * Generations that may wait for a free slot of the engine; a completion request beyond them
    * is a 503 `overloaded` with `Retry-After`, before anything is read. Default 32.
    */
   maxQueued?: number;

@@ -2,7 +2,8 @@
  * What `GET /metrics` reports, in Prometheus' text format: requests by route and status, tokens
  * (prompt, generated, and prompt ids read from the KV cache), generations waiting for the engine and
  * running, and the engine's KV-cache slots. Counted where they happen: the engine's generate calls
- * (chat and text completions alike) and the server's answers.
+ * (chat and text completions alike) and the server's answers. The engine runs as many generations at
+ * once as it has slots (one when it does not say; all of them when an engine server slots on its side).
  */
 import type { ApiEngine } from '../../api/api-engine';
 import type { GenerateRequest } from '../../engine/contract';
@@ -13,8 +14,9 @@ export class ServerMetrics {
   private completionTokens = 0;
   private cachedTokens = 0;
   private generations = 0;
-  /** Generate calls not yet finished (the engine serves one at a time: all but one are queued). */
+  /** Generate calls not yet finished: those beyond the engine's slots are queued. */
   private pending = 0;
+  private engine: ApiEngine | null = null;
 
   /** Counts one answered request. */
   request(route: string, status: number): void {
@@ -24,6 +26,7 @@ export class ServerMetrics {
 
   /** `engine` with its generations counted. */
   counting(engine: ApiEngine): ApiEngine {
+    this.engine = engine;
     return {
       get model() {
         return engine.model;
@@ -31,6 +34,7 @@ export class ServerMetrics {
       get tokenizer() {
         return engine.tokenizer;
       },
+      ...(engine.slotUsage ? { slotUsage: () => engine.slotUsage!() } : {}),
       generate: async (request: GenerateRequest, onIds, signal) => {
         this.pending++;
         try {
@@ -47,9 +51,20 @@ export class ServerMetrics {
     };
   }
 
-  /** Generations waiting for the engine (not the one it runs). */
+  /** Generations waiting for the engine (not those it runs). */
   queued(): number {
-    return Math.max(this.pending - 1, 0);
+    return Math.max(this.pending - this.running(), 0);
+  }
+
+  /** Generations the engine runs now. */
+  private running(): number {
+    return Math.min(this.pending, this.slots() ?? Infinity);
+  }
+
+  /** KV caches the engine keeps (1 when it does not say); null when an engine server keeps its own. */
+  private slots(): number | null {
+    const usage = this.engine?.slotUsage?.();
+    return usage ? usage.slots : 1;
   }
 
   /** The exposition text. */
@@ -64,9 +79,9 @@ export class ServerMetrics {
     metric('llama_agent_prompt_tokens_total', 'counter', 'Prompt tokens of finished generations.', [['', this.promptTokens]]);
     metric('llama_agent_completion_tokens_total', 'counter', 'Tokens generated.', [['', this.completionTokens]]);
     metric('llama_agent_prompt_tokens_cached_total', 'counter', 'Prompt tokens read from the KV cache instead of prefilled.', [['', this.cachedTokens]]);
-    metric('llama_agent_generations_running', 'gauge', 'Generations the engine is running (it runs one at a time).', [['', Math.min(this.pending, 1)]]);
-    metric('llama_agent_generations_queued', 'gauge', 'Generations waiting for the engine.', [['', this.queued()]]);
-    metric('llama_agent_kv_cache_slots', 'gauge', 'KV caches the engine keeps (one sequence).', [['', 1]]);
+    metric('llama_agent_generations_running', 'gauge', 'Generations the engine is running (at most one per KV-cache slot).', [['', this.running()]]);
+    metric('llama_agent_generations_queued', 'gauge', 'Generations waiting for a free slot.', [['', this.queued()]]);
+    metric('llama_agent_kv_cache_slots', 'gauge', 'KV caches (slots) the engine keeps; 0 when an engine server behind it keeps its own.', [['', this.slots() ?? 0]]);
     return `${lines.join('\n')}\n`;
   }
 }
