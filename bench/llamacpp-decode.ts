@@ -26,7 +26,7 @@ const ROUNDS = 7;
 const NO_GPU = async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null });
 const FLOAT32_SERVER_ARGS = ['-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'];
 
-export async function llamacppVsServerDecode(): Promise<{ llamacppVsServerDecode: number; llamacppTopDecidedShare: number }> {
+export async function llamacppVsServerDecode(rounds = ROUNDS): Promise<{ llamacppVsServerDecode: number; llamacppTopDecidedShare: number }> {
   const tokenizer = loadTokenizer();
   const tokens = renderIds({ ...MICRO_E2E_RENDER_OPTIONS, messages: [{ role: 'user', content: 'Tell me a long story about the sea.' }] }, tokenizer);
   const request: GenerateRequest = { tokens, maxTokens: DECODE_TOKENS, sampling: { seed: 7 }, logitsProcessors: [{ type: 'ban', tokens: [EOM, EOT, END_OF_TEXT] }] };
@@ -44,7 +44,7 @@ export async function llamacppVsServerDecode(): Promise<{ llamacppVsServerDecode
       const warm = await engine.generate(request);
       if (warm.tokens.length !== DECODE_TOKENS) throw new Error(`a decode run gave ${warm.tokens.length} tokens, not ${DECODE_TOKENS}`);
     }
-    const ms = await interleave(ROUNDS, {
+    const ms = await interleave(rounds, {
       llamaServer: () => timed(() => served.generate(request)),
       llamacpp: () => timed(() => ours.generate(request)),
     });

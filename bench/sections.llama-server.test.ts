@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadTokenizer } from '../src/format/tokenizer/load-node';
 import { startLlamaServer } from '../tests/support/llama-server';
+import { llamacppVsServerDecode } from './llamacpp-decode';
 import { FLOAT32_SERVER_ARGS, recordingServerEngine, serverPrefill } from './remote';
+import { concurrentVsSequentialWall } from './serving-remote';
 import { runServerToolLoop } from './server-tool-loop';
 
 const tokenizer = loadTokenizer();
@@ -31,5 +33,19 @@ describe('remote section workload (a real llama-server, the micro model)', () =>
       await engine.unload();
       await server.stop();
     }
+  });
+});
+
+describe('serving section, the parts with a real llama-server (one round each; the invariants are checked inside)', () => {
+  it('llamacpp vs llama-server decode: both decode every token asked; most of our steps are decided from the largest logits', async () => {
+    const figures = await llamacppVsServerDecode(1);
+    expect(figures.llamacppVsServerDecode).toBeGreaterThan(0);
+    expect(figures.llamacppTopDecidedShare).toBeGreaterThan(0.5);
+  });
+
+  it('four clients through serve --engine: each answered the same at once as alone, with every token asked', async () => {
+    const figures = await concurrentVsSequentialWall(1);
+    expect(figures.concurrentVsSequentialWall).toBeGreaterThan(0);
+    expect(figures.llamaServerDirectWall).toBeGreaterThan(0);
   });
 });
