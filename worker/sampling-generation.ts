@@ -60,6 +60,7 @@ export async function generateWithSampler(
           maxTokens: maxTokens - stats.decodedTokens,
           stopIds: STOPS,
           ...(far.constraint ? { constraint: far.constraint } : {}),
+          ...(request.cacheSalt ? { cacheSalt: request.cacheSalt } : {}),
         },
         (ids) => {
           for (const id of ids) if (!ended) ended = take(id);

@@ -77,6 +77,8 @@ export interface SamplingRequest {
    * dialect); a far side that cannot enforce it refuses the request (EngineError `invalid_constraint`).
    */
   constraint?: ReplyConstraint;
+  /** Requests of different salts must never share the far side's cached ids. */
+  cacheSalt?: string;
 }
 
 export interface SamplingOutcome {

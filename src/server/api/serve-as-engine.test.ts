@@ -71,6 +71,13 @@ describe('the remote backend in front of npm run serve', () => {
     expect(remote.stop).toBe(direct.stop);
   });
 
+  it('a cache salt reaches the server: another salt reuses nothing of the first one’s cache there', async () => {
+    const salted = (cacheSalt: string): GenerateRequest => ({ ...hello(), cacheSalt });
+    await front.generate(salted('client-a'));
+    expect((await front.generate(salted('client-a'))).stats.reusedTokens).toBe(hello().tokens.length - 1);
+    expect((await front.generate(salted('client-b'))).stats.reusedTokens).toBe(0);
+  });
+
   it('a constraint is refused unsent, in words (the server enforces constraints on chat completions, not on raw prompts)', async () => {
     await expect(front.generate({ ...hello(), constraint: { type: 'json_object' } })).rejects.toMatchObject({ code: 'invalid_constraint' });
   });

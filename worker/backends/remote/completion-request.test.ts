@@ -38,6 +38,21 @@ describe('completionBody', () => {
     expect(completionBody(request, 'llama.cpp', undefined)).not.toHaveProperty('model');
     expect(completionBody(request, 'llama.cpp', '')).not.toHaveProperty('model');
   });
+
+  it('this project’s serve gets only the fields it implements: ids as vLLM streams them, no llama-server names', () => {
+    const body = completionBody(request, 'llama-agent', 'micro-llama');
+    expect(body).toMatchObject({ return_token_ids: true, stop_token_ids: request.stopIds, skip_special_tokens: false, repeat_last_n: 32 });
+    for (const field of ['logprobs', 'cache_prompt', 'repeat_penalty', 'cache_salt']) expect(body).not.toHaveProperty(field);
+  });
+
+  it('a cache salt: vLLM’s cache_salt to vLLM and serve; llama-server, which has none, does not use its prompt cache for it', () => {
+    const salted = { ...request, cacheSalt: 'client-a' };
+    expect(completionBody(salted, 'vllm', 'm')).toMatchObject({ cache_salt: 'client-a', cache_prompt: true });
+    expect(completionBody(salted, 'llama-agent', 'm')).toMatchObject({ cache_salt: 'client-a' });
+    expect(completionBody(salted, 'llama.cpp', 'm')).toMatchObject({ cache_prompt: false });
+    expect(completionBody(salted, 'llama.cpp', 'm')).not.toHaveProperty('cache_salt');
+    expect(completionBody(request, 'llama.cpp', 'm')).toMatchObject({ cache_prompt: true });
+  });
 });
 
 describe('completionBody: a constraint in the server’s own fields', () => {

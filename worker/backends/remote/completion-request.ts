@@ -43,8 +43,12 @@ export function completionBody(request: SamplingRequest, kind: ServerKind, model
     skip_special_tokens: false,
     ...(request.constraint ? constraintFields(request.constraint, kind) : {}),
   };
+  const salt = request.cacheSalt;
   // llama-server's names and its way of streaming ids (the top log probability's id); llama-agent refuses fields it does not implement.
-  return kind === 'llama-agent' ? body : { ...body, repeat_penalty: s.repetitionPenalty, logprobs: 1, cache_prompt: true };
+  if (kind === 'llama-agent') return salt ? { ...body, cache_salt: salt } : body;
+  // llama-server has no cache salt: a salted request does not use its prompt cache at all, so it shares nothing.
+  if (kind === 'llama.cpp') return { ...body, repeat_penalty: s.repetitionPenalty, logprobs: 1, cache_prompt: !salt };
+  return { ...body, repeat_penalty: s.repetitionPenalty, logprobs: 1, cache_prompt: true, ...(salt ? { cache_salt: salt } : {}) };
 }
 
 /** Bias by id as the server reads it; -Infinity (a ban) becomes llama.cpp's `false` or vLLM's -100. */
