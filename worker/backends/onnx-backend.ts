@@ -31,7 +31,7 @@ const IN_NODE = typeof process !== 'undefined' && process.versions?.node !== und
 
 export async function createOnnxBackend(ctx: BackendLoadContext, environment: OnnxEnvironment): Promise<LogitsBackend> {
   const { entry } = ctx;
-  if (!entry.path || !entry.dtype) throw new EngineError('load_failed', `model ${entry.id} has no onnx path/dtype`);
+  if (entry.backend !== 'onnx') throw new EngineError('load_failed', `model ${entry.id} is not an onnx model`);
   configureEnvironment(environment, !!entry.remote);
   const device = await chooseDevice(ctx.options.device ?? 'auto');
   if (device === 'webgpu') await checkGpuFeatures(entry.requiredFeatures);
