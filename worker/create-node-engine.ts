@@ -9,7 +9,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../src/engine/errors';
 import type { ModelEntry } from '../src/engine/model-list';
-import { isSitePath } from '../src/engine/model-source';
+import { isSitePath } from '../src/engine/server-url';
 import { MODELS } from '../src/engine/models';
 import type { BackendFactory } from './backends/backend';
 import { createLlamaCppBackend, DEFAULT_CONTEXT } from './backends/llamacpp-backend';

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import type { SamplingParams } from './contract';
 import { fields, missingAsField, nonEmptyText, parseFirst, plainObject, throwsNot } from '../parse/fields';
-import { checkServerUrl } from './model-source';
+import { checkServerUrl } from './server-url';
 
 const FAMILIES = ['llama-3.1', 'llama-3.2', 'llama-3.0', 'micro', 'test'] as const;
 const DTYPES = ['fp32', 'fp16', 'q4', 'q4f16', 'q8'] as const;

@@ -12,6 +12,7 @@
 import type { ModelRef, ModelSource } from './contract';
 import { EngineError } from './errors';
 import type { ModelEntry } from './model-list';
+import { checkServerUrl } from './server-url';
 
 /** Llama 3.1's context; a user's model gets what its runtime gives a sequence, at most this. */
 export const LLAMA_31_CONTEXT = 131_072;
@@ -40,35 +41,6 @@ export function parseModelSource(value: unknown): ModelSource {
     return { kind: 'server', url, ...(model ? { model } : {}) };
   }
   return invalid(`unknown model source kind ${JSON.stringify(v.kind)}: use "gguf" or "server"`);
-}
-
-/**
- * An engine server's base URL, trimmed: `http(s)://host[:port][/path]` or a path from the site's root
- * (`/api/engine/`). Throws EngineError('invalid_request') in plain words otherwise.
- */
-export function checkServerUrl(raw: string): string {
-  const url = raw.trim();
-  if (url.startsWith('/') && !url.startsWith('//')) {
-    if (/[?#]/.test(url)) return invalid(`the engine URL ${url} must not have a query or fragment`);
-    return url;
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return invalid(`${JSON.stringify(url)} is not a URL: write http://host:port (or a path on this site, such as /api/engine/)`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return invalid(`the engine URL must be http or https, not ${parsed.protocol}`);
-  if (parsed.username || parsed.password) {
-    return invalid('the engine URL must not carry a user name or password: set the API key in the environment (LLAMA_ENGINE_API_KEY) instead');
-  }
-  if (parsed.search || parsed.hash) return invalid(`the engine URL ${url} must not have a query or fragment`);
-  return url;
-}
-
-/** Whether a server URL is a path that still needs the site's origin. */
-export function isSitePath(url: string): boolean {
-  return url.startsWith('/') && !url.startsWith('//');
 }
 
 /** The entry the engine serves for a load: the models.json entry, or one built from a checked source. */
