@@ -57,3 +57,8 @@ export const throwsNot = <T>(check: (value: T) => unknown) =>
       addIssue({ message: e instanceof Error ? e.message : String(e) });
     }
   });
+
+/** A path as a reader writes it after `root`: `root.key[0].field`. */
+export function pathText(root: string, path: readonly (string | number)[]): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${key}`), root);
+}
