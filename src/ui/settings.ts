@@ -26,6 +26,7 @@ const inRange = (min: number, max: number, integer: boolean, fallback: number) =
     fallback,
   );
 const on = v.fallback(v.boolean(), true);
+const toolsOn = v.object({ code_interpreter: on, brave_search: on, wolfram_alpha: on } satisfies Record<BuiltinToolId, unknown>);
 
 const settingsFields = v.object({
   temperature: inRange(0, 2, false, 0.6),
@@ -35,11 +36,7 @@ const settingsFields = v.object({
   /** Generation steps per answer (each tool round is a step). */
   maxSteps: inRange(1, 32, true, 8),
   maxTokensPerStep: inRange(16, 4096, true, 1024),
-  tools: v.fallback(v.object({ code_interpreter: on, brave_search: on, wolfram_alpha: on } satisfies Record<BuiltinToolId, unknown>), () => ({
-    code_interpreter: true,
-    brave_search: true,
-    wolfram_alpha: true,
-  })),
+  tools: v.fallback(toolsOn, () => v.parse(toolsOn, {})),
   /** Who answers search and math: the services (proxy), this device (local index, mathjs), or auto (tool-provider.ts). */
   searchAndMath: v.fallback(toolProviderSchema, 'auto'),
   /** Base URL of the tool proxy (`/api/tools/` on the dev and preview servers). */
