@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { AutoModelForCausalLM, env, Tensor } from '@huggingface/transformers';
 import { MODELS } from '../src/engine/models';
 import { createNodeEngine } from '../worker/create-node-engine';
-import { benchEntry } from './peers-workloads';
+import { benchEntry, microModel } from './peers-workloads';
 
 const MiB = (kb: number) => Math.round(kb / 1024);
 
@@ -22,7 +22,7 @@ function residentKb(field: 'VmRSS' | 'VmHWM'): number {
 }
 
 async function main(who: string, idsFile: string | undefined): Promise<void> {
-  const micro = MODELS.find((m) => m.demo)!;
+  const micro = microModel(MODELS);
   // The engine holds no tokenizer (the page does): the prompt's ids come from the parent, so they are not counted here.
   if (!idsFile) throw new Error('peers-memory: pass the file holding the prompt ids');
   const prompt = JSON.parse(readFileSync(idsFile, 'utf8')) as number[];
@@ -36,7 +36,7 @@ async function main(who: string, idsFile: string | undefined): Promise<void> {
     env.allowLocalModels = true;
     env.localModelPath = new URL('../models/', import.meta.url).pathname;
     env.allowRemoteModels = false;
-    const model = await AutoModelForCausalLM.from_pretrained(micro.path!, { dtype: 'fp32', device: 'cpu', local_files_only: true });
+    const model = await AutoModelForCausalLM.from_pretrained(micro.path, { dtype: 'fp32', device: 'cpu', local_files_only: true });
     run = async () => {
       const ids = new Tensor('int64', BigInt64Array.from(prompt, BigInt), [1, prompt.length]);
       const mask = new Tensor('int64', new BigInt64Array(prompt.length).fill(1n), [1, prompt.length]);

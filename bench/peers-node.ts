@@ -10,7 +10,7 @@ import { MODELS } from '../src/engine/models';
 import { loadTokenizer } from '../src/format/tokenizer/load-node';
 import { createNodeEngine } from '../worker/create-node-engine';
 import type { Engine } from '../worker/engine';
-import { benchEntry, benchPrompt, engineRun, transformersRun, type RunFigures } from './peers-workloads';
+import { benchEntry, benchPrompt, engineRun, microModel, transformersRun, type RunFigures } from './peers-workloads';
 
 export interface NodePeers {
   ours(context: number): Promise<RunFigures>;
@@ -21,15 +21,14 @@ export interface NodePeers {
 }
 
 export async function nodePeers(): Promise<NodePeers> {
-  const micro = MODELS.find((m) => m.demo);
-  if (!micro) throw new Error('no demo (micro) model in models.json');
+  const micro = microModel(MODELS);
   const entry = benchEntry(micro);
   const engine: Engine = createNodeEngine([entry]);
   await engine.load(entry.id);
   env.allowLocalModels = true;
   env.localModelPath = new URL('../models/', import.meta.url).pathname;
   env.allowRemoteModels = false;
-  const model: PreTrainedModel = await AutoModelForCausalLM.from_pretrained(micro.path!, { dtype: 'fp32', device: 'cpu', local_files_only: true });
+  const model: PreTrainedModel = await AutoModelForCausalLM.from_pretrained(micro.path, { dtype: 'fp32', device: 'cpu', local_files_only: true });
   return {
     ours: (context) => engineRun(engine, benchPrompt(loadTokenizer(), context).ids),
     oursRightAfterLoad: async (context) => {

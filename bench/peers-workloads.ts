@@ -6,7 +6,7 @@
  */
 import { Tensor, type PreTrainedModel } from '@huggingface/transformers';
 import type { EngineLike } from '../src/engine/contract';
-import type { ModelEntry } from '../src/engine/model-list';
+import type { ModelEntry, OnnxEntry } from '../src/engine/model-list';
 import { FIRST_SPECIAL_ID, PYTHON_TAG, VOCAB_SIZE } from '../src/format/special-tokens';
 import type { TextTokenizer } from '../src/format/types';
 
@@ -16,11 +16,18 @@ export const NEW_TOKENS = 128;
 export const BANNED = Array.from({ length: VOCAB_SIZE - FIRST_SPECIAL_ID }, (_, i) => FIRST_SPECIAL_ID + i).filter((id) => id !== PYTHON_TAG);
 export const CONTEXTS = [50, 1000] as const;
 
+/** The micro (demo) model of the list: the ONNX weights every peer reads. */
+export function microModel(models: readonly ModelEntry[]): OnnxEntry {
+  const micro = models.find((m) => m.demo);
+  if (micro?.backend !== 'onnx') throw new Error('no demo (micro) ONNX model in models.json');
+  return micro;
+}
+
 /**
  * The micro model with a context window the speed workloads fit in (its trained window is 1,024;
  * RoPE has no learned positions, so longer prompts run, they only mean nothing — speed is the point).
  */
-export function benchEntry(micro: ModelEntry): ModelEntry {
+export function benchEntry(micro: OnnxEntry): OnnxEntry {
   return { ...micro, id: `${micro.id}-bench`, contextWindow: 8192, sampling: {} };
 }
 

@@ -2,19 +2,25 @@
  * results.json: one object per section name, each the section's last figures plus `ranAt`. Running
  * some sections replaces only theirs; every other section's entry is kept as it was.
  */
+import * as v from 'valibot';
+import { parseFirst, plainObject } from '../src/parse/fields';
 import type { SectionResult } from './section';
 
 export type Results = Record<string, SectionResult>;
 
-/** Parses a previous results.json; anything that is not an object of objects is an error (never silently dropped). */
+const NOT_FIGURES = 'is not an object of figures (numbers and strings)';
+const resultsSchema = v.pipe(
+  plainObject<object>('expected an object keyed by section name'),
+  v.record(v.string(), v.pipe(plainObject<object>(NOT_FIGURES), v.record(v.string(), v.union([v.number(), v.string()], NOT_FIGURES)))),
+);
+
+/** Parses a previous results.json; anything that is not an object of figure objects is an error (never silently dropped). */
 export function parseResults(text: string | null): Results {
   if (text === null || text.trim() === '') return {};
-  const value: unknown = JSON.parse(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('results.json: expected an object keyed by section name');
-  for (const [name, entry] of Object.entries(value)) {
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error(`results.json: "${name}" is not an object of figures`);
-  }
-  return value as Results;
+  const parsed = parseFirst(resultsSchema, JSON.parse(text));
+  if (parsed.ok) return parsed.value;
+  const [section] = parsed.issue.path;
+  throw new Error(`results.json: ${section === undefined ? '' : `${JSON.stringify(section)} `}${parsed.issue.message}`);
 }
 
 /** The previous results with the fresh sections replaced; sections keep their first-seen order. */

@@ -203,7 +203,9 @@ describe('measurement and results', () => {
 
   it('a malformed results.json is an error, not silently replaced', () => {
     expect(() => parseResults('[1,2]')).toThrow(/keyed by section/);
-    expect(() => parseResults('{"sampler": 3}')).toThrow(/"sampler"/);
+    expect(() => parseResults('{"sampler": 3}')).toThrow(/^results\.json: "sampler" is not an object of figures/);
+    expect(() => parseResults('{"sampler": {"ratio": [1]}}')).toThrow(/^results\.json: "sampler" is not an object of figures \(numbers and strings\)$/);
+    expect(() => parseResults('null')).toThrow(/^results\.json: expected an object keyed by section name$/);
   });
 
   it('the table names figures section.key', () => {

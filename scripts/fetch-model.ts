@@ -16,7 +16,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
-import { findModel, type ModelEntry } from '../src/engine/model-list';
+import { findModel, type OnnxEntry, type WebLlmEntry } from '../src/engine/model-list';
 import { MODELS } from '../src/engine/models';
 
 const MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../models');
@@ -43,8 +43,8 @@ async function json(url: string): Promise<Record<string, unknown> | null> {
 }
 
 /** The files of a web-llm model: configs, the weight manifest and its shards, the tokenizer, the library. */
-async function webLlmPlan(m: ModelEntry): Promise<Download[]> {
-  const base = m.modelUrl!;
+async function webLlmPlan(m: WebLlmEntry): Promise<Download[]> {
+  const base = m.modelUrl;
   const dir = join(MODELS_DIR, m.id, 'resolve/main');
   const config = await json(`${base}mlc-chat-config.json`);
   if (!config) throw new Error(`no mlc-chat-config.json at ${base}`);
@@ -54,7 +54,7 @@ async function webLlmPlan(m: ModelEntry): Promise<Download[]> {
   if (!manifest) throw new Error(`no tensor-cache.json or ndarray-cache.json at ${base}`);
   const shards = ((manifest.records ?? []) as Array<{ dataPath: string }>).map((r) => r.dataPath);
   const tokenizer = (config.tokenizer_files ?? ['tokenizer.json']) as string[];
-  const lib = m.modelLib!;
+  const lib = m.modelLib;
   return [
     ...['mlc-chat-config.json', manifestName, ...tokenizer, ...shards].map((f) => ({ url: `${base}${f}`, file: join(dir, f) })),
     { url: lib, file: join(MODELS_DIR, m.id, lib.slice(lib.lastIndexOf('/') + 1)) },
@@ -62,9 +62,9 @@ async function webLlmPlan(m: ModelEntry): Promise<Download[]> {
 }
 
 /** The files of an ONNX hub model, as transformers.js asks for them. */
-function onnxPlan(m: ModelEntry): Download[] {
+function onnxPlan(m: OnnxEntry): Download[] {
   const base = `https://huggingface.co/${m.path}/resolve/main/`;
-  const dir = join(MODELS_DIR, m.path!);
+  const dir = join(MODELS_DIR, m.path);
   const weights = `onnx/model${m.dtype === 'fp32' ? '' : `_${m.dtype}`}.onnx`;
   return [
     ...['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json', weights].map((f) => ({ url: `${base}${f}`, file: join(dir, f) })),
@@ -100,8 +100,12 @@ async function main(id: string | undefined): Promise<void> {
     console.log(`${m.id} is generated locally by \`npm run setup\`: nothing to download.`);
     return;
   }
+  if (m.backend !== 'webllm' && m.backend !== 'onnx') {
+    console.log(`${m.id} is not downloaded: a ${m.backend} model is read where it runs.`);
+    return;
+  }
   const plan = m.backend === 'webllm' ? await webLlmPlan(m) : onnxPlan(m);
-  const root = join(MODELS_DIR, m.backend === 'webllm' ? m.id : m.path!);
+  const root = join(MODELS_DIR, m.backend === 'webllm' ? m.id : m.path);
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, '.gitignore'), '*\n');
   console.log(`${m.label}: ${plan.length} files into ${root}`);

@@ -13,8 +13,12 @@ export const LLAMA_SERVER_FILES: readonly string[] = [
   'tests/browser/engine-server.browser.test.ts',
 ];
 
-/** The micro model's training corpus, checked whole: minutes of generation and tokenizing. */
-export const TRAINING_FILES: readonly string[] = ['scripts/micro-llama/corpus.test.ts'];
+/** The micro model's training corpus and its recipes: generated and tokenized at scale (tens of seconds to minutes). */
+export const TRAINING_FILES: readonly string[] = [
+  'scripts/micro-llama/corpus.test.ts',
+  // Builds the corpus's frozen-row plan on import (every piece of the world's names tokenized) and writes a 1,200-dialogue corpus.
+  'scripts/micro-llama/mixed-names.test.ts',
+];
 
 /** Properties checked over many generated inputs (fast-check, the random model): minutes each. */
 export const PROPERTY_FILES: readonly string[] = ['worker/grammar/constraint.property.test.ts'];

@@ -6,7 +6,7 @@ import type { GpuCapabilities } from '../src/engine/contract';
  */
 export function wasmThreads(): { threads: number; crossOriginIsolated: boolean } {
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-  const cores = (globalThis.navigator as Navigator | undefined)?.hardwareConcurrency ?? 1;
+  const cores = (globalThis.navigator as { hardwareConcurrency?: number } | undefined)?.hardwareConcurrency ?? 1;
   return { threads: isolated ? Math.max(1, Math.min(4, cores)) : 1, crossOriginIsolated: isolated };
 }
 

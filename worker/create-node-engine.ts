@@ -9,7 +9,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../src/engine/errors';
 import type { ModelEntry } from '../src/engine/model-list';
-import { isSitePath } from '../src/engine/model-source';
+import { isSitePath } from '../src/engine/server-url';
 import { MODELS } from '../src/engine/models';
 import type { BackendFactory } from './backends/backend';
 import { createLlamaCppBackend, DEFAULT_CONTEXT } from './backends/llamacpp-backend';
@@ -35,7 +35,7 @@ export function nodeBackendFactory(options: NodeEngineOptions = {}): BackendFact
     const { entry, signal } = ctx;
     if (entry.backend === 'onnx') return createOnnxBackend(ctx, { localModelPath: `${MODELS_DIR}/`, allowRemote: false, openLocal: openNodeSession });
     if (entry.backend === 'llamacpp') {
-      const gguf = entry.gguf!;
+      const gguf = entry.gguf;
       return createLlamaCppBackend({
         modelPath: isAbsolute(gguf) ? gguf : resolve(MODELS_DIR, gguf),
         contextSize: Math.min(entry.contextWindow, DEFAULT_CONTEXT),
@@ -45,7 +45,7 @@ export function nodeBackendFactory(options: NodeEngineOptions = {}): BackendFact
       });
     }
     if (entry.backend === 'remote') {
-      const url = entry.url!;
+      const url = entry.url;
       if (isSitePath(url)) throw new EngineError('invalid_request', `the engine URL ${url} is a path on a web site; in Node give the whole URL (http://host:port)`);
       return createRemoteBackend(
         {

@@ -8,7 +8,7 @@
  * In Node none is needed: onnxruntime-node runs each forward in its own setImmediate, so the event
  * loop turns between tokens anyway.
  */
-const IN_NODE = typeof process !== 'undefined' && process.versions?.node !== undefined;
+import { IN_NODE } from './in-node';
 
 let channel: MessageChannel | null = null;
 const waiting: Array<() => void> = [];

@@ -10,7 +10,7 @@ import { fetchTokenizer, tokenizerUrl } from '../../src/format/tokenizer/fetch-t
 import type { TextTokenizer } from '../../src/format/types';
 import { createOnnxBackend } from '../../worker/backends/onnx-backend';
 import { Engine } from '../../worker/engine';
-import { BANNED, benchEntry, benchPrompt, engineRun, NEW_TOKENS, transformersRun, type RunFigures } from '../peers-workloads';
+import { BANNED, benchEntry, benchPrompt, engineRun, microModel, NEW_TOKENS, transformersRun, type RunFigures } from '../peers-workloads';
 
 const here = (p: string) => new URL(p, location.href).href;
 
@@ -35,7 +35,7 @@ let llama: Wllama | null = null;
 
 window.peers = {
   async load(threads) {
-    const micro = MODELS.find((m) => m.demo)!;
+    const micro = microModel(MODELS);
     const entry = benchEntry(micro);
     const wasm = (env.backends.onnx as { wasm: { numThreads?: number } }).wasm;
     tokenizer = await fetchTokenizer(tokenizerUrl(here('/models/')));
@@ -46,7 +46,7 @@ window.peers = {
       createBackend: (ctx) => createOnnxBackend(ctx, { localModelPath: here('/models/'), wasmBase: here('/ort/'), allowRemote: false, wasmThreads: threads }),
     });
     await engine.load(entry.id, { device: 'wasm' });
-    model = await AutoModelForCausalLM.from_pretrained(micro.path!, { dtype: 'fp32', device: 'wasm', local_files_only: true });
+    model = await AutoModelForCausalLM.from_pretrained(micro.path, { dtype: 'fp32', device: 'wasm', local_files_only: true });
     llama = new Wllama({ default: wllamaWasm }, { suppressNativeLog: true });
     const gguf = await (await fetch(here(`/models/${micro.path}/gguf/${micro.path}-f32.gguf`))).blob();
     // F32 attention and cache, as our runtime computes: llama.cpp's defaults (flash attention through F16,

@@ -6,14 +6,17 @@ import { ropeInvFreq } from './rope';
  * Plain Float64 forward of HF LlamaForCausalLM for one unpadded sequence, straight from the weights:
  * embedding → per layer (RMSNorm → GQA attention with RoPE and a causal mask → residual → RMSNorm →
  * SwiGLU → residual) → final RMSNorm → LM head (the embedding when tied). Returns logits row-major
- * [seq, vocab]. `positionIds` default to 0..seq-1. No cache, no batching: the independent check of the
- * ONNX graph, so it shares nothing with the builder beyond the config and the RoPE frequencies.
+ * [seq, vocab]. `positionIds` default to 0..seq-1; `logitsAt` (indexes into the sequence) limits the LM head
+ * to those rows, the others left 0 (the head is most of the work on a 128k vocabulary). No cache, no
+ * batching: the independent check of the ONNX graph, so it shares nothing with the builder beyond the
+ * config and the RoPE frequencies.
  */
 export function referenceLlamaForward(
   config: LlamaConfig,
   weights: LlamaWeights,
   inputIds: readonly number[],
   positionIds: readonly number[] = inputIds.map((_, i) => i),
+  logitsAt: readonly number[] = inputIds.map((_, i) => i),
 ): Float64Array {
   const d = llamaDims(config);
   const n = inputIds.length;
@@ -82,7 +85,7 @@ export function referenceLlamaForward(
   const finalNorm = weight(weights, 'model.norm.weight', [H]);
   const head = config.tie_word_embeddings ? embed : weight(weights, 'lm_head.weight', [d.vocab, H]);
   const logits = new Float64Array(n * d.vocab);
-  for (let t = 0; t < n; t++) logits.set(matVec(head, rmsNorm(x[t]!, finalNorm, eps), d.vocab), t * d.vocab);
+  for (const t of logitsAt) logits.set(matVec(head, rmsNorm(x[t]!, finalNorm, eps), d.vocab), t * d.vocab);
   return logits;
 }
 

@@ -6,7 +6,6 @@
 import type { SamplingParams, StopReason, TokenLogprob } from '../engine/contract';
 import type { BuiltinToolName } from '../format/builtin-tools';
 import type { Message } from '../format/types';
-import type { ReplyFormat } from './response-format';
 
 /** A call as the app sees it: an id, the tool's name (as Llama names it) and its arguments as JSON text. */
 export interface ApiToolCall {
@@ -88,3 +87,6 @@ export interface ChatTurnResult {
   /** The exact prompt this turn sent: ids and text (special tokens by name). */
   prompt: { ids: number[]; text: string };
 }
+
+/** A reply in a form the caller asked for (response-format.ts enforces it). */
+export type ReplyFormat = { type: 'json_object' } | { type: 'json_schema'; schema: Record<string, unknown> } | { type: 'grammar'; grammar: string };

@@ -8,10 +8,8 @@ import { Validator } from '@cfworker/json-schema';
 import type { Constraint } from '../engine/contract';
 import { ApiError, invalidField } from './api-error';
 import type { ToolCall } from '../format/types';
-import type { ChatTurnRequest, PromptTool } from './chat-types';
+import type { ChatTurnRequest, PromptTool, ReplyFormat } from './chat-types';
 import type { ToolChoicePlan } from './tool-choice';
-
-export type ReplyFormat = { type: 'json_object' } | { type: 'json_schema'; schema: Record<string, unknown> } | { type: 'grammar'; grammar: string };
 
 /** The plan for a turn whose reply has a format: no calls, the format's constraint. Throws a 400 when tools are to be called too. */
 export function planReplyFormat(plan: ToolChoicePlan, request: Pick<ChatTurnRequest, 'replyFormat' | 'toolChoice' | 'tools' | 'builtinTools'>): ToolChoicePlan {

@@ -31,8 +31,12 @@ describe('model examples', () => {
   const bad: Record<string, { value: unknown; error: RegExp }> = {
     'an unknown key': { value: { 'gpt-4': [] }, error: /examples\.json\.gpt-4: not a model id/ },
     'empty text': { value: { default: [{ text: ' ', tools: [] }] }, error: /default\[0\]\.text/ },
-    'a tool that is not built in': { value: { default: [{ text: 'q', tools: ['get_weather'] }] }, error: /default\[0\]\.tools: expected built-in tool names/ },
-    'not an object': { value: [], error: /expected an object/ },
+    'a tool that is not built in': { value: { default: [{ text: 'q', tools: ['get_weather'] }] }, error: /^examples\.json\.default\[0\]\.tools\[0\]: expected built-in tool names/ },
+    'not an object': { value: [], error: /^examples\.json: expected an object keyed by model id, family or "default"$/ },
+    'a list that is not an array': { value: { default: {} }, error: /^examples\.json\.default: expected an array of examples$/ },
+    'an example that is not an object': { value: { default: ['q'] }, error: /^examples\.json\.default\[0\]: expected an example \{"text", "tools"\}$/ },
+    'an example without its tools': { value: { default: [{ text: 'q' }] }, error: /^examples\.json\.default\[0\]\.tools: expected built-in tool names \(brave_search, wolfram_alpha, code_interpreter\)$/ },
+    'an example without its text': { value: { default: [{ tools: [] }] }, error: /^examples\.json\.default\[0\]\.text: expected a non-empty string$/ },
   };
   for (const [name, { value, error }] of Object.entries(bad)) it(`refuses ${name}`, () => expect(() => parseModelExamples(value, MODELS)).toThrow(error));
 });

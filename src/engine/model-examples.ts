@@ -7,38 +7,42 @@
  * Invariants: every key names a model or family of models/models.json, or "default"; every example
  * has non-empty text and only built-in tool names; lookup is model id, then family, then "default".
  */
+import * as v from 'valibot';
 import examplesJson from '../../models/examples.json';
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from '../format/builtin-tools';
+import { fields, parseFirst, pathText, plainObject } from '../parse/fields';
 import type { ModelEntry } from './model-list';
 import { MODELS } from './models';
 
-export interface ModelExample {
-  text: string;
-  /** The built-in tools this question needs; [] for none. */
-  tools: BuiltinToolName[];
-}
+const TEXT = 'expected a non-empty string';
+const TOOLS = `expected built-in tool names (${BUILTIN_TOOL_NAMES.join(', ')})`;
 
+const exampleSchema = fields(
+  {
+    text: v.pipe(v.string(TEXT), v.check((text) => text.trim() !== '', TEXT)),
+    /** The built-in tools this question needs; [] for none. */
+    tools: v.array(v.picklist(BUILTIN_TOOL_NAMES, TOOLS), TOOLS),
+  },
+  'expected an example {"text", "tools"}',
+);
+
+export type ModelExample = v.InferOutput<typeof exampleSchema>;
 export type ModelExamples = Record<string, ModelExample[]>;
+
+/** examples.json for this model list: its keys are the list's ids and families, or "default". */
+function examplesSchema(models: readonly ModelEntry[]) {
+  const keys = new Set(['default', ...models.map((m) => m.id), ...models.map((m) => m.family)]);
+  return v.pipe(
+    plainObject<object>('expected an object keyed by model id, family or "default"'),
+    v.record(v.pipe(v.string(), v.check((key) => keys.has(key), 'not a model id, a family or "default"')), v.array(exampleSchema, 'expected an array of examples')),
+  );
+}
 
 /** Validates a parsed examples.json against the model list; throws an Error naming the first bad entry. */
 export function parseModelExamples(value: unknown, models: readonly ModelEntry[]): ModelExamples {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('examples.json: expected an object keyed by model id, family or "default"');
-  const keys = new Set(['default', ...models.map((m) => m.id), ...models.map((m) => m.family)]);
-  const out: ModelExamples = {};
-  for (const [key, list] of Object.entries(value as Record<string, unknown>)) {
-    if (!keys.has(key)) throw new Error(`examples.json.${key}: not a model id, a family or "default"`);
-    if (!Array.isArray(list)) throw new Error(`examples.json.${key}: expected an array of examples`);
-    out[key] = list.map((raw, i) => {
-      const where = `examples.json.${key}[${i}]`;
-      const e = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-      if (typeof e.text !== 'string' || e.text.trim() === '') throw new Error(`${where}.text: expected a non-empty string`);
-      if (!Array.isArray(e.tools) || !e.tools.every((t) => (BUILTIN_TOOL_NAMES as readonly unknown[]).includes(t))) {
-        throw new Error(`${where}.tools: expected built-in tool names (${BUILTIN_TOOL_NAMES.join(', ')})`);
-      }
-      return { text: e.text, tools: [...(e.tools as BuiltinToolName[])] };
-    });
-  }
-  return out;
+  const parsed = parseFirst(examplesSchema(models), value);
+  if (!parsed.ok) throw new Error(`${pathText('examples.json', parsed.issue.path)}: ${parsed.issue.message}`);
+  return parsed.value;
 }
 
 /** The examples `model` can answer with the tools that are on. */

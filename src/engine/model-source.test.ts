@@ -28,6 +28,11 @@ describe('parseModelSource (a model the user names, arriving as data)', () => {
     ['a query (a key would hide there)', { kind: 'server', url: 'https://gpu.example/?api_key=sk-1' }, /query or fragment/],
     ['a protocol-relative URL', { kind: 'server', url: '//gpu.example/v1' }, /is not a URL/],
     ['a model name with control characters', { kind: 'server', url: 'http://h:1', model: 'a\nb' }, /must be text/],
+    ['a model name that is a number', { kind: 'server', url: 'http://h:1', model: 7 }, /^the served model name must be text$/],
+    ['a GGUF source without its path', { kind: 'gguf' }, /^a GGUF model needs the path of a \.gguf file, got undefined$/],
+    ['a path that is a number', { kind: 'gguf', path: 7 }, /^a GGUF model needs the path of a \.gguf file, got 7$/],
+    ['no kind', { path: 'a.gguf' }, /^unknown model source kind undefined: use "gguf" or "server"$/],
+    ['null', null, /^a model source must be \{kind: "gguf", path\} or \{kind: "server", url, model\?\}$/],
   ];
   it.each(bad)('refuses %s with an invalid_request in words', (_, value, message) => {
     expect(() => parseModelSource(value)).toThrow(expect.objectContaining({ name: 'EngineError', code: 'invalid_request', message: expect.stringMatching(message) }));

@@ -9,9 +9,12 @@
  * dev/preview server adds the key); a GGUF path names a `.gguf` file. Anything else is an
  * EngineError('invalid_request') that says what to write instead.
  */
+import * as v from 'valibot';
+import { fields, parseFirst, throwsNot } from '../parse/fields';
 import type { ModelRef, ModelSource } from './contract';
 import { EngineError } from './errors';
 import type { ModelEntry } from './model-list';
+import { checkServerUrl } from './server-url';
 
 /** Llama 3.1's context; a user's model gets what its runtime gives a sequence, at most this. */
 export const LLAMA_31_CONTEXT = 131_072;
@@ -20,55 +23,44 @@ const invalid = (message: string): never => {
   throw new EngineError('invalid_request', message);
 };
 
-/** Checks a ModelSource that came in as data; returns a clean copy. */
+const GGUF_PATH = (issue: v.BaseIssue<unknown>) => `a GGUF model needs the path of a .gguf file, got ${JSON.stringify(issue.input)}`;
+const MODEL_NAME = 'the served model name must be text';
+const NOT_A_SOURCE = 'a model source must be {kind: "gguf", path} or {kind: "server", url, model?}';
+
+const ggufSource = fields(
+  {
+    kind: v.literal('gguf'),
+    path: v.pipe(
+      v.string(GGUF_PATH),
+      v.check((path) => /\.gguf$/i.test(path.trim()) && !path.includes('\0'), GGUF_PATH),
+      v.trim(),
+    ),
+  },
+  NOT_A_SOURCE,
+);
+
+const serverSource = v.pipe(
+  fields(
+    {
+      kind: v.literal('server'),
+      url: v.pipe(v.string('an engine server needs a URL'), throwsNot(checkServerUrl), v.trim()),
+      model: v.optional(v.pipe(v.string(MODEL_NAME), v.regex(/^[^\u0000-\u001f]*$/, MODEL_NAME), v.trim())),
+    },
+    NOT_A_SOURCE,
+  ),
+  v.transform(({ url, model }) => ({ kind: 'server' as const, url, ...(model ? { model } : {}) })),
+);
+
+const modelSourceSchema: v.GenericSchema<unknown, ModelSource> = v.pipe(
+  v.custom<object>((value) => typeof value === 'object' && value !== null, NOT_A_SOURCE),
+  v.variant('kind', [ggufSource, serverSource], (issue) => `unknown model source kind ${JSON.stringify(issue.input)}: use "gguf" or "server"`),
+);
+
+/** Checks a ModelSource that came in as data; returns a clean copy (trimmed, unknown fields dropped). */
 export function parseModelSource(value: unknown): ModelSource {
-  if (typeof value !== 'object' || value === null) return invalid('a model source must be {kind: "gguf", path} or {kind: "server", url, model?}');
-  const v = value as Record<string, unknown>;
-  if (v.kind === 'gguf') {
-    if (typeof v.path !== 'string' || !/\.gguf$/i.test(v.path.trim()) || v.path.includes('\0')) {
-      return invalid(`a GGUF model needs the path of a .gguf file, got ${JSON.stringify(v.path)}`);
-    }
-    return { kind: 'gguf', path: v.path.trim() };
-  }
-  if (v.kind === 'server') {
-    if (typeof v.url !== 'string') return invalid('an engine server needs a URL');
-    const url = checkServerUrl(v.url);
-    if (v.model !== undefined && (typeof v.model !== 'string' || /[\u0000-\u001f]/.test(v.model))) {
-      return invalid('the served model name must be text');
-    }
-    const model = typeof v.model === 'string' ? v.model.trim() : '';
-    return { kind: 'server', url, ...(model ? { model } : {}) };
-  }
-  return invalid(`unknown model source kind ${JSON.stringify(v.kind)}: use "gguf" or "server"`);
-}
-
-/**
- * An engine server's base URL, trimmed: `http(s)://host[:port][/path]` or a path from the site's root
- * (`/api/engine/`). Throws EngineError('invalid_request') in plain words otherwise.
- */
-export function checkServerUrl(raw: string): string {
-  const url = raw.trim();
-  if (url.startsWith('/') && !url.startsWith('//')) {
-    if (/[?#]/.test(url)) return invalid(`the engine URL ${url} must not have a query or fragment`);
-    return url;
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return invalid(`${JSON.stringify(url)} is not a URL: write http://host:port (or a path on this site, such as /api/engine/)`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return invalid(`the engine URL must be http or https, not ${parsed.protocol}`);
-  if (parsed.username || parsed.password) {
-    return invalid('the engine URL must not carry a user name or password: set the API key in the environment (LLAMA_ENGINE_API_KEY) instead');
-  }
-  if (parsed.search || parsed.hash) return invalid(`the engine URL ${url} must not have a query or fragment`);
-  return url;
-}
-
-/** Whether a server URL is a path that still needs the site's origin. */
-export function isSitePath(url: string): boolean {
-  return url.startsWith('/') && !url.startsWith('//');
+  const parsed = parseFirst(modelSourceSchema, value);
+  if (!parsed.ok) return invalid(parsed.issue.message);
+  return parsed.value;
 }
 
 /** The entry the engine serves for a load: the models.json entry, or one built from a checked source. */

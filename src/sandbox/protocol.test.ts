@@ -43,6 +43,8 @@ describe('readWorkerMessage', () => {
     'a missing buffer ceiling flag': { ...done, bufferCeiling: undefined },
     'a package request without a file name': { type: 'package', id: 2, file: 7 },
     'a malformed missing package': { ...done, missing: { module: 'x' } },
+    'an array dressed as a message': Object.assign([], { type: 'ready', startMs: 1 }),
+    'a done without its result': Object.fromEntries(Object.entries(done).filter(([key]) => key !== 'result')),
   };
   for (const [name, message] of Object.entries(invalid)) it(`rejects ${name}`, () => expect(readWorkerMessage(message)).toBeNull());
 

@@ -9,6 +9,7 @@
  * the worker asks (`package` → PackageData) — only file names its own lock file lists.
  */
 
+import * as v from 'valibot';
 import type { CellHarnessSources } from './cell-harness';
 
 /** Given to the worker once, with its port, before any model code runs. */
@@ -57,92 +58,61 @@ export interface RunRequest {
   code: string;
 }
 
+/** A count: a non-negative safe integer. */
+const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
 /** Text kept within the limit, and how many characters the worker left out. */
-export interface CappedText {
-  text: string;
-  dropped: number;
-}
+const cappedText = v.object({ text: v.string(), dropped: count });
+export type CappedText = v.InferOutput<typeof cappedText>;
 
-export interface MissingPackage {
+const missingPackage = v.object({
   /** The top-level module name the code imported, e.g. `sklearn`. */
-  module: string;
+  module: v.string(),
   /** The Pyodide package that provides it, e.g. `scikit-learn`. */
-  package: string;
-}
+  package: v.string(),
+});
+export type MissingPackage = v.InferOutput<typeof missingPackage>;
 
-export type WorkerMessage =
-  | { type: 'ready'; startMs: number }
+const workerMessage = v.variant('type', [
+  v.object({ type: v.literal('ready'), startMs: v.number() }),
   /** A package file (a name from the lock file) that the imports of the run in flight need. */
-  | { type: 'package'; id: number; file: string }
-  | { type: 'start-error'; message: string }
-  | { type: 'output'; id: number; stream: 'stdout' | 'stderr'; text: string }
-  | {
-      type: 'done';
-      id: number;
-      result: CappedText | null;
-      error: CappedText | null;
-      /** The run failed importing a module that is a Pyodide package (not in the standard library). */
-      missing: MissingPackage | null;
-      dropped: { stdout: number; stderr: number };
-      /** The runtime itself failed (not the Python code): it must be replaced. */
-      fatal: boolean;
-      /** The code left timers, message loops or asyncio tasks running after it returned: the interpreter must be replaced. */
-      leftover: boolean;
-      /** What changed in the cell harness or the hooks around it (cell-harness.ts), or null: the interpreter must be replaced. */
-      tampered: string | null;
-      /** An allocation went past the ceiling on JS buffers: the interpreter must be replaced (it frees them). */
-      bufferCeiling: boolean;
-    };
+  v.object({ type: v.literal('package'), id: count, file: v.string() }),
+  v.object({ type: v.literal('start-error'), message: v.string() }),
+  v.object({ type: v.literal('output'), id: count, stream: v.picklist(['stdout', 'stderr']), text: v.string() }),
+  v.object({
+    type: v.literal('done'),
+    id: count,
+    result: v.nullable(cappedText),
+    error: v.nullable(cappedText),
+    /** The run failed importing a module that is a Pyodide package (not in the standard library). */
+    missing: v.nullable(missingPackage),
+    dropped: v.object({ stdout: count, stderr: count }),
+    /** The runtime itself failed (not the Python code): it must be replaced. */
+    fatal: v.boolean(),
+    /** The code left timers, message loops or asyncio tasks running after it returned: the interpreter must be replaced. */
+    leftover: v.boolean(),
+    /** What changed in the cell harness or the hooks around it (cell-harness.ts), or null: the interpreter must be replaced. */
+    tampered: v.nullable(v.string()),
+    /** An allocation went past the ceiling on JS buffers: the interpreter must be replaced (it frees them). */
+    bufferCeiling: v.boolean(),
+  }),
+]);
+export type WorkerMessage = v.InferOutput<typeof workerMessage>;
 
-export type FrameMessage = { type: 'worker-error'; message: string };
+const frameMessage = v.object({ type: v.literal('worker-error'), message: v.string() });
+export type FrameMessage = v.InferOutput<typeof frameMessage>;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** Plain objects only (an array is never a message). */
+const notArray = (data: unknown) => !Array.isArray(data);
 
-function cappedText(v: unknown): CappedText | null | undefined {
-  if (v === null) return null;
-  if (!isObj(v) || typeof v.text !== 'string' || !isCount(v.dropped)) return undefined;
-  return { text: v.text, dropped: v.dropped };
-}
-
-function missingPackage(v: unknown): MissingPackage | null | undefined {
-  if (v === null) return null;
-  if (!isObj(v) || typeof v.module !== 'string' || typeof v.package !== 'string') return undefined;
-  return { module: v.module, package: v.package };
-}
-
-/** The message if it is a well-formed WorkerMessage (copied field by field), else null. */
+/** The message if it is a well-formed WorkerMessage (a copy of its known fields), else null. */
 export function readWorkerMessage(data: unknown): WorkerMessage | null {
-  if (!isObj(data)) return null;
-  switch (data.type) {
-    case 'ready':
-      return typeof data.startMs === 'number' ? { type: 'ready', startMs: data.startMs } : null;
-    case 'start-error':
-      return typeof data.message === 'string' ? { type: 'start-error', message: data.message } : null;
-    case 'package':
-      return isCount(data.id) && typeof data.file === 'string' ? { type: 'package', id: data.id, file: data.file } : null;
-    case 'output':
-      if (!isCount(data.id) || (data.stream !== 'stdout' && data.stream !== 'stderr') || typeof data.text !== 'string') return null;
-      return { type: 'output', id: data.id, stream: data.stream, text: data.text };
-    case 'done': {
-      const result = cappedText(data.result);
-      const error = cappedText(data.error);
-      const missing = missingPackage(data.missing);
-      const dropped = data.dropped;
-      if (!isCount(data.id) || result === undefined || error === undefined || missing === undefined) return null;
-      if (!isObj(dropped) || !isCount(dropped.stdout) || !isCount(dropped.stderr) || typeof data.fatal !== 'boolean' || typeof data.leftover !== 'boolean') return null;
-      if ((data.tampered !== null && typeof data.tampered !== 'string') || typeof data.bufferCeiling !== 'boolean') return null;
-      const counts = { stdout: dropped.stdout, stderr: dropped.stderr };
-      return { type: 'done', id: data.id, result, error, missing, dropped: counts, fatal: data.fatal, leftover: data.leftover, tampered: data.tampered, bufferCeiling: data.bufferCeiling };
-    }
-    default:
-      return null;
-  }
+  const parsed = v.safeParse(workerMessage, data);
+  return parsed.success && notArray(data) ? parsed.output : null;
 }
 
 /** The message if it is a well-formed FrameMessage, else null. */
 export function readFrameMessage(data: unknown): FrameMessage | null {
-  if (!isObj(data) || data.type !== 'worker-error' || typeof data.message !== 'string') return null;
-  return { type: 'worker-error', message: data.message };
+  const parsed = v.safeParse(frameMessage, data);
+  return parsed.success && notArray(data) ? parsed.output : null;
 }

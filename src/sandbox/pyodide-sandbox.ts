@@ -18,13 +18,12 @@
  *   fails, the run's error says so, and the interpreter is replaced, which frees them.
  * - The sandbox has no network at all (csp.ts): Pyodide's files come from this page (pyodide-files.ts).
  */
-import { FAILURE_TEXTS } from '../tools/failure-texts';
 import { Interpreter, InterpreterGone, type CellOutcome } from './interpreter';
 import type { WorkerConfig } from './protocol';
 import { PYTHON_CELL } from './python-cell';
 import { PYTHON_INTEGRITY } from './python-integrity';
 import { PYTHON_RUNNER } from './python-runner';
-import { bufferCeilingNote, LEFTOVER_NOTICE, missingPackageNote, RunOutput, stateLostMessage, tamperedMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
+import { bufferCeilingNote, LEFTOVER_NOTICE, missingPackageNote, RunOutput, runKilledMessage, stateLostMessage, tamperedMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './sandbox';
 
 export interface PyodideSandboxOptions {
@@ -136,7 +135,7 @@ export class PyodideSandbox implements Sandbox {
 
   /** Kills the current interpreter and starts the next one in the background. */
   private replace(reason: string): void {
-    this.interpreter?.kill(FAILURE_TEXTS.runKilled(reason));
+    this.interpreter?.kill(runKilledMessage(reason));
     this.interpreter = null;
     if (!this.disposed) this.current();
   }

@@ -91,6 +91,9 @@ export const bufferCeilingNote = (limit: number) =>
 
 export const timeoutMessage = (timeoutMs: number) => stateLostMessage(`timeout after ${seconds(timeoutMs)}`);
 
+/** The error of a run in flight when the sandbox was replaced (reset, timeout, abort). */
+export const runKilledMessage = (reason: string) => `the interpreter was ${reason} during this run; its state was lost`;
+
 /** Appended to the traceback of an import of a Pyodide package that is not there. */
 export function missingPackageNote({ module, package: pkg }: MissingPackage, packageBaseUrl: string | null): string {
   const which = module === pkg ? module : `${module} (Pyodide package ${pkg})`;

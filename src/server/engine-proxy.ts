@@ -22,7 +22,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin } from 'vite';
-import { endpoint } from '../../worker/backends/remote/remote-config';
+import { endpoint } from '../engine/remote/remote-config';
 import { allowedOrigins, browserContextOf, corsHeaders, crossSiteRefusal, preflightHeaders } from './cross-origin';
 import { redactKeys } from './key-redaction';
 import { firstMiddlewarePlugin, localGateRefusal, type LocalGateOptions, type Middleware } from './local-gate';

@@ -7,7 +7,7 @@
  * Invariant: FAILURE_KINDS lists every builder the model can see; the corpus trains each of them
  * (scripts/micro-llama/corpus.test.ts fails otherwise).
  */
-import { LEFTOVER_NOTICE, stateLostMessage, timeoutMessage } from '../sandbox/run-result';
+import { LEFTOVER_NOTICE, runKilledMessage, stateLostMessage, timeoutMessage } from '../sandbox/run-result';
 
 export type ServiceName = 'brave_search' | 'wolfram_alpha';
 
@@ -51,7 +51,7 @@ export const FAILURE_TEXTS = {
   unreadableCall: (why: string) => `could not read the tool call: ${why}`,
   invalidArguments: (tool: string, why: string) => `invalid arguments for ${tool}: ${why}`,
   /** The sandbox was replaced (reset, timeout, abort) while this run was in flight. */
-  runKilled: (reason: string) => `the interpreter was ${reason} during this run; its state was lost`,
+  runKilled: runKilledMessage,
   /** The run itself failed the interpreter (crash, abort): `{"error": ..., "state_lost": true}`. */
   stateLost: stateLostMessage,
   codeTimeout: timeoutMessage,

@@ -4,16 +4,20 @@
  * when the proxy has no key for the service or there is no proxy at all (static hosting, the offline
  * demo, the CLI without a dev server); any other failure of a configured service stays that failure.
  */
+import * as v from 'valibot';
 import type { ProxyResult } from './proxy-client';
 
-export type ToolProvider = 'auto' | 'service' | 'local';
+export const TOOL_PROVIDERS = ['auto', 'service', 'local'] as const;
 
-export const TOOL_PROVIDERS: readonly ToolProvider[] = ['auto', 'service', 'local'];
+/** A provider named by a setting, an attribute or a flag (surrounding space ignored). */
+export const toolProviderSchema = v.pipe(v.string(), v.trim(), v.picklist(TOOL_PROVIDERS));
 
-/** A provider named by a setting, an attribute or a flag (surrounding space ignored); null for anything else. */
+export type ToolProvider = v.InferOutput<typeof toolProviderSchema>;
+
+/** The provider `value` names; null for anything else. */
 export function parseToolProvider(value: unknown): ToolProvider | null {
-  const v = typeof value === 'string' ? value.trim() : value;
-  return TOOL_PROVIDERS.find((p) => p === v) ?? null;
+  const parsed = v.safeParse(toolProviderSchema, value);
+  return parsed.success ? parsed.output : null;
 }
 
 export function answersLocally(provider: ToolProvider, answer: ProxyResult): boolean {

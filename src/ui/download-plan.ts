@@ -20,8 +20,8 @@ const FAST_MBPS = 500;
 
 /** The hosts a model's files come from (https origins), or [] for a model served by this site. */
 export function modelHosts(model: ModelEntry): string[] {
-  const urls = model.backend === 'webllm' ? [model.modelUrl, model.modelLib] : model.remote && model.path ? [`https://huggingface.co/${model.path}/`] : [];
-  return [...new Set(urls.filter((u): u is string => !!u).map((u) => new URL(u).host))];
+  const urls = model.backend === 'webllm' ? [model.modelUrl, model.modelLib] : model.backend === 'onnx' && model.remote ? [`https://huggingface.co/${model.path}/`] : [];
+  return [...new Set(urls.map((u) => new URL(u).host))];
 }
 
 /** The question, `strong` when the page said this model will not run well here; null when nothing is asked. */

@@ -5,7 +5,7 @@ import { completeCachedIds, type CachedModel } from './model-cache';
 const base = 'http://127.0.0.1:5173/models/';
 const entry = (id: string, share: number): CachedModel => {
   const m = MODELS.find((x) => x.id === id)!;
-  return { key: m.modelUrl ?? `${base}${m.path}/`, labels: [m.label], bytes: Math.round(m.sizeBytes * share), files: 3 };
+  return { key: m.backend === 'webllm' ? m.modelUrl : `${base}${m.backend === 'onnx' ? m.path : m.id}/`, labels: [m.label], bytes: Math.round(m.sizeBytes * share), files: 3 };
 };
 
 describe('completeCachedIds', () => {

@@ -32,10 +32,10 @@ function groupsOf(models: readonly ModelEntry[], modelsBaseUrl: string): Group[]
   for (const m of models) {
     let key: string;
     let prefixes: string[];
-    if (m.backend === 'webllm' && m.modelUrl && m.modelLib) {
+    if (m.backend === 'webllm') {
       key = m.modelUrl;
       prefixes = [m.modelUrl, m.modelLib, `${modelsBaseUrl}${m.id}/`];
-    } else if (m.path) {
+    } else if (m.backend === 'onnx') {
       key = m.remote ? `https://huggingface.co/${m.path}/` : `${modelsBaseUrl}${m.path}/`;
       prefixes = [key, `${modelsBaseUrl}${m.path}/`];
     } else continue;

@@ -30,3 +30,10 @@ it('the default settings object is not shared', () => {
   parseSettings({}).tools.code_interpreter = false;
   expect(DEFAULT_SETTINGS.tools.code_interpreter).toBe(true);
 });
+
+it('a field of the wrong type keeps its default; the others are read; a provider is read without its spaces', () => {
+  const s = parseSettings({ tools: { brave_search: 'no', wolfram_alpha: false }, device: 'cpu', proxyEndpoint: '   ', topK: 5, searchAndMath: ' local ' });
+  expect(s).toEqual({ ...DEFAULT_SETTINGS, tools: { ...DEFAULT_SETTINGS.tools, wolfram_alpha: false }, topK: 5, searchAndMath: 'local' });
+  expect(parseSettings([])).toEqual(DEFAULT_SETTINGS);
+  expect(parseSettings({ tools: 'none', unknown: 1 })).toEqual(DEFAULT_SETTINGS);
+});

@@ -3,68 +3,58 @@
  * Stored as JSON; `parseSettings` accepts anything and returns valid settings (an out-of-range or
  * missing field takes its default), so a stale or hand-edited store never breaks the page.
  */
+import * as v from 'valibot';
 import type { OnnxDevice, SamplingParams } from '../engine/contract';
 import { QUERY_TOOL_NAMES, type BuiltinToolName } from '../format/builtin-tools';
-import { parseToolProvider, type ToolProvider } from '../tools/tool-provider';
+import { toolProviderSchema } from '../tools/tool-provider';
 import { safeLocalStorage } from './page-memory';
 
 export type BuiltinToolId = BuiltinToolName;
 /** The built-in tools as the settings list them: the code interpreter first (it runs here, nothing leaves the page). */
 export const BUILTIN_TOOL_IDS: readonly BuiltinToolId[] = ['code_interpreter', ...QUERY_TOOL_NAMES];
 
-export interface Settings {
-  temperature: number;
-  topP: number;
-  topK: number;
-  minP: number;
+/** A number in [min, max] (an integer when `integer`); anything else takes `fallback`. */
+const inRange = (min: number, max: number, integer: boolean, fallback: number) =>
+  v.fallback(
+    v.pipe(
+      v.number(),
+      v.finite(),
+      v.minValue(min),
+      v.maxValue(max),
+      v.check((n) => !integer || Number.isInteger(n)),
+    ),
+    fallback,
+  );
+const on = v.fallback(v.boolean(), true);
+const toolsOn = v.object({ code_interpreter: on, brave_search: on, wolfram_alpha: on } satisfies Record<BuiltinToolId, unknown>);
+
+const settingsFields = v.object({
+  temperature: inRange(0, 2, false, 0.6),
+  topP: inRange(0, 1, false, 0.9),
+  topK: inRange(0, 1000, true, 0),
+  minP: inRange(0, 1, false, 0),
   /** Generation steps per answer (each tool round is a step). */
-  maxSteps: number;
-  maxTokensPerStep: number;
-  tools: Record<BuiltinToolId, boolean>;
+  maxSteps: inRange(1, 32, true, 8),
+  maxTokensPerStep: inRange(16, 4096, true, 1024),
+  tools: v.fallback(toolsOn, () => v.parse(toolsOn, {})),
   /** Who answers search and math: the services (proxy), this device (local index, mathjs), or auto (tool-provider.ts). */
-  searchAndMath: ToolProvider;
+  searchAndMath: v.fallback(toolProviderSchema, 'auto'),
   /** Base URL of the tool proxy (`/api/tools/` on the dev and preview servers). */
-  proxyEndpoint: string;
-  /** Where ONNX models run; web-llm models always use WebGPU. */
-  device: Exclude<OnnxDevice, 'cpu'>;
-}
+  proxyEndpoint: v.fallback(v.pipe(v.string(), v.trim(), v.nonEmpty()), '/api/tools/'),
+  /** Where ONNX models run (never the CPU: that is Node's); web-llm models always use WebGPU. */
+  device: v.fallback(v.picklist(['auto', 'webgpu', 'wasm'] satisfies OnnxDevice[]), 'auto'),
+});
 
-export const DEFAULT_SETTINGS: Settings = {
-  temperature: 0.6,
-  topP: 0.9,
-  topK: 0,
-  minP: 0,
-  maxSteps: 8,
-  maxTokensPerStep: 1024,
-  tools: { code_interpreter: true, brave_search: true, wolfram_alpha: true },
-  searchAndMath: 'auto',
-  proxyEndpoint: '/api/tools/',
-  device: 'auto',
-};
+/** Settings from anything: a field that is missing, of the wrong type or out of range takes its default. */
+const settingsSchema = v.fallback(settingsFields, () => v.parse(settingsFields, {}));
 
-/** Field → [min, max, integer]. */
-const RANGES: Record<'temperature' | 'topP' | 'topK' | 'minP' | 'maxSteps' | 'maxTokensPerStep', [number, number, boolean]> = {
-  temperature: [0, 2, false],
-  topP: [0, 1, false],
-  topK: [0, 1000, true],
-  minP: [0, 1, false],
-  maxSteps: [1, 32, true],
-  maxTokensPerStep: [16, 4096, true],
-};
+export type Settings = v.InferOutput<typeof settingsSchema>;
+
+/** Every field at its default (each call of parseSettings returns a fresh object). */
+export const DEFAULT_SETTINGS: Settings = v.parse(settingsSchema, {});
 
 export function parseSettings(value: unknown): Settings {
-  const v = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  const out: Settings = { ...DEFAULT_SETTINGS, tools: { ...DEFAULT_SETTINGS.tools } };
-  for (const [key, [min, max, integer]] of Object.entries(RANGES) as Array<[keyof typeof RANGES, [number, number, boolean]]>) {
-    const n = v[key];
-    if (typeof n === 'number' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n))) out[key] = n;
-  }
-  const tools = (typeof v.tools === 'object' && v.tools !== null ? v.tools : {}) as Record<string, unknown>;
-  for (const id of BUILTIN_TOOL_IDS) if (typeof tools[id] === 'boolean') out.tools[id] = tools[id];
-  out.searchAndMath = parseToolProvider(v.searchAndMath) ?? DEFAULT_SETTINGS.searchAndMath;
-  if (typeof v.proxyEndpoint === 'string' && v.proxyEndpoint.trim() !== '') out.proxyEndpoint = v.proxyEndpoint.trim();
-  if (v.device === 'auto' || v.device === 'webgpu' || v.device === 'wasm') out.device = v.device;
-  return out;
+  return v.parse(settingsSchema, value);
 }
 
 export function samplingOf(s: Settings): SamplingParams {

@@ -174,7 +174,7 @@ export class LlamaChatElement extends HTMLElement {
       moduleUrl: import.meta.url,
       assetsBase: this.assetsBase(),
       proxyEndpoint: this.proxyEndpoint(),
-      remoteModelUrls: MODELS.flatMap((m) => [m.modelUrl, m.modelLib].filter((u): u is string => u !== undefined)),
+      remoteModelUrls: MODELS.flatMap((m) => (m.backend === 'webllm' ? [m.modelUrl, m.modelLib] : [])),
       ...(this.engineUrl() ? { engineUrl: this.engineUrl()! } : {}),
     });
   }

@@ -14,7 +14,7 @@ export function createBrowserBackend(ctx: BackendLoadContext, config: EngineConf
   const { entry } = ctx;
   if (entry.backend === 'webllm') return createWebLlmBackend(ctx, config);
   if (entry.backend === 'remote') {
-    const url = new URL(entry.url!, config.modelsBaseUrl).href;
+    const url = new URL(entry.url, config.modelsBaseUrl).href;
     return createRemoteBackend({ url, ...(entry.serverModel ? { model: entry.serverModel } : {}) }, ctx.signal);
   }
   if (entry.backend === 'llamacpp') {

@@ -8,8 +8,9 @@ import type { LoadProgress, OnnxDevice } from '../../src/engine/contract';
 import { EngineError } from '../../src/engine/errors';
 import { isSoftwareAdapterInfo } from '../../src/engine/model-fit';
 import { wasmThreads } from '../capabilities';
+import { IN_NODE } from '../in-node';
 import type { BackendLoadContext, LogitsBackend } from './backend';
-import type { ModelConfig, NodeSession } from './onnx-node-session';
+import type { ModelConfig, NodeSession } from './onnx-local-open';
 import { OnnxSessionBackend, type OnnxShape, type OrtSession } from './onnx-session';
 
 export interface OnnxEnvironment {
@@ -27,11 +28,9 @@ export interface OnnxEnvironment {
 
 type TjsDevice = 'webgpu' | 'wasm' | 'cpu';
 
-const IN_NODE = typeof process !== 'undefined' && process.versions?.node !== undefined;
-
 export async function createOnnxBackend(ctx: BackendLoadContext, environment: OnnxEnvironment): Promise<LogitsBackend> {
   const { entry } = ctx;
-  if (!entry.path || !entry.dtype) throw new EngineError('load_failed', `model ${entry.id} has no onnx path/dtype`);
+  if (entry.backend !== 'onnx') throw new EngineError('load_failed', `model ${entry.id} is not an onnx model`);
   configureEnvironment(environment, !!entry.remote);
   const device = await chooseDevice(ctx.options.device ?? 'auto');
   if (device === 'webgpu') await checkGpuFeatures(entry.requiredFeatures);

@@ -8,24 +8,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InferenceSession } from 'onnxruntime-node';
-import type { OrtSession } from './onnx-session';
+import type { ModelConfig, NodeSession } from './onnx-local-open';
 
 /** transformers.js's file suffix per weight dtype (its DEFAULT_DTYPE_SUFFIX_MAPPING). */
 const SUFFIX: Record<string, string> = { fp32: '', fp16: '_fp16', q8: '_quantized', q4: '_q4', q4f16: '_q4f16' };
 
-export interface ModelConfig {
-  num_hidden_layers: number;
-  num_attention_heads: number;
-  num_key_value_heads?: number;
-  head_dim?: number;
-  hidden_size: number;
-}
-
-export interface NodeSession {
-  session: OrtSession & { inputMetadata?: Array<{ name: string; type?: string }> };
-  config: ModelConfig;
-  release(): Promise<void>;
-}
 
 export async function openNodeSession(dir: string, dtype: string): Promise<NodeSession> {
   const suffix = SUFFIX[dtype];

@@ -6,7 +6,7 @@
  * Invariants: one request at a time per backend; every request's fetch is aborted when generate
  * returns or throws, so the server stops generating for it; an abort of the caller's signal resolves
  * with what arrived (the engine treats it as an abort); every failure is an EngineError naming the
- * server (remote/server-errors.ts); a constraint travels in the server's own fields
+ * server (src/engine/remote/server-errors.ts); a constraint travels in the server's own fields
  * (remote/constraint-fields.ts), and one the server refuses is `invalid_constraint`. The server's cache is its own: we only report what it says it reused.
  */
 import { createParser } from 'eventsource-parser';
@@ -14,9 +14,9 @@ import { EngineError } from '../../src/engine/errors';
 import type { SamplingBackend, SamplingOutcome, SamplingRequest } from './backend';
 import { completionBody } from './remote/completion-request';
 import { CompletionStream, type StreamReport } from './remote/completion-stream';
-import { probeServer, type ServerInfo } from './remote/probe-server';
-import { endpoint, headers, type RemoteEngineConfig } from './remote/remote-config';
-import { httpError, unreachable } from './remote/server-errors';
+import { probeServer, type ServerInfo } from '../../src/engine/remote/probe-server';
+import { endpoint, headers, type RemoteEngineConfig } from '../../src/engine/remote/remote-config';
+import { httpError, unreachable } from '../../src/engine/remote/server-errors';
 import { fetchOnFreshConnection } from './remote/stale-connection';
 
 /** The outcome with what the server said about the prompt (promptTokens, evaluatedTokens) and the finish. */

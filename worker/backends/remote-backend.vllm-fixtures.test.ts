@@ -22,7 +22,7 @@ import { startFixtureServer, type FixtureServer } from '../../tests/fakes/comple
 import { samplingRequest, structuralBanIds } from '../../tests/support/sampling-request';
 import { createNodeEngine } from '../create-node-engine';
 import { createRemoteBackend, type RemoteBackend } from './remote-backend';
-import { probeServer } from './remote/probe-server';
+import { probeServer } from '../../src/engine/remote/probe-server';
 
 const MODEL = 'meta-llama/Llama-3.1-70B-Instruct';
 const PROMPT = [128000, 128006, 9125, 128007, 271, 128009, 128006, 882, 128007, 271, 13347, 0, 128009, 128006, 78191, 128007, 271];

@@ -8,13 +8,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as WebLlm from '@mlc-ai/web-llm';
 import { EngineError } from '../../src/engine/errors';
 import { MODELS } from '../../src/engine/models';
-import type { ModelEntry } from '../../src/engine/model-list';
+import type { ModelEntry, WebLlmEntry } from '../../src/engine/model-list';
 import { FakeLogitsBackend, fakeLogits } from '../../tests/fakes/fake-backends';
 import { Engine } from '../engine';
 import type { LogitsBackend } from './backend';
 import { createWebLlmBackend, mapWebLlmError, webLlmModelRecord, type MlcEngineLike, type WebLlmRuntime } from './webllm-backend';
 
-const ENTRY: ModelEntry = MODELS.find((m) => m.id === 'Llama-3.1-8B-Instruct-q4f16_1-MLC')!;
+const FOUND = MODELS.find((m) => m.id === 'Llama-3.1-8B-Instruct-q4f16_1-MLC');
+if (FOUND?.backend !== 'webllm') throw new Error('models.json has no web-llm Llama 3.1 8B q4f16');
+const ENTRY: WebLlmEntry = FOUND;
 const CONFIG = { modelsBaseUrl: 'https://app.example/models/', wasmBaseUrl: 'https://app.example/ort/' };
 
 /** web-llm as far as this backend sees it: a KV cache it appends every forward to, and its own sampler. */
@@ -67,7 +69,7 @@ function runtime(options: { features?: string[]; adapter?: boolean; setup?: (e: 
   };
 }
 
-const load = (rt: WebLlmRuntime, signal = new AbortController().signal, entry = ENTRY) =>
+const load = (rt: WebLlmRuntime, signal = new AbortController().signal, entry: ModelEntry = ENTRY) =>
   createWebLlmBackend({ entry, options: {}, onProgress: () => {}, signal }, CONFIG, rt);
 
 async function engineOn(backend: LogitsBackend): Promise<Engine> {
@@ -168,7 +170,7 @@ describe('webLlmModelRecord', () => {
     vi.stubGlobal('fetch', async (url: string) => new Response('{}', { status: url.endsWith('mlc-chat-config.json') ? 200 : 404, headers: { 'content-type': 'application/json' } }));
     const local = await webLlmModelRecord(ENTRY, CONFIG.modelsBaseUrl);
     expect(local.model).toBe(`${CONFIG.modelsBaseUrl}${ENTRY.id}/resolve/main/`);
-    expect(local.model_lib).toBe(`${CONFIG.modelsBaseUrl}${ENTRY.id}/${ENTRY.modelLib!.split('/').pop()}`);
+    expect(local.model_lib).toBe(`${CONFIG.modelsBaseUrl}${ENTRY.id}/${ENTRY.modelLib.split('/').pop()}`);
     expect(local.required_features).toEqual(['shader-f16']);
   });
 });

@@ -11,7 +11,7 @@
 import type * as WebLlm from '@mlc-ai/web-llm';
 import type { EngineConfig } from '../../src/engine/contract';
 import { abortError, EngineError, type EngineErrorCode } from '../../src/engine/errors';
-import type { ModelEntry } from '../../src/engine/model-list';
+import type { ModelEntry, WebLlmEntry } from '../../src/engine/model-list';
 import type { BackendLoadContext, LogitsBackend } from './backend';
 
 /** The logit every token but the chosen one gets: finite, and exp() of it underflows to 0. */
@@ -36,6 +36,7 @@ const BROWSER_RUNTIME: WebLlmRuntime = {
 
 export async function createWebLlmBackend(ctx: BackendLoadContext, config: EngineConfig, runtime: WebLlmRuntime = BROWSER_RUNTIME): Promise<LogitsBackend> {
   const { entry, signal } = ctx;
+  if (entry.backend !== 'webllm') throw new EngineError('load_failed', `model ${entry.id} is not a web-llm model`);
   await checkAdapter(entry, runtime);
   const record = await webLlmModelRecord(entry, config.modelsBaseUrl);
   const processor = new ForcingProcessor();
@@ -111,18 +112,18 @@ export class WebLlmBackend implements LogitsBackend {
 }
 
 /** The model record for web-llm: local weights under models/ when present (offline demo), else the public URLs. */
-export async function webLlmModelRecord(entry: ModelEntry, modelsBaseUrl: string): Promise<WebLlm.ModelRecord> {
+export async function webLlmModelRecord(entry: WebLlmEntry, modelsBaseUrl: string): Promise<WebLlm.ModelRecord> {
   const local = `${modelsBaseUrl}${entry.id}/resolve/main/`;
-  const libFile = entry.modelLib!.slice(entry.modelLib!.lastIndexOf('/') + 1);
+  const libFile = entry.modelLib.slice(entry.modelLib.lastIndexOf('/') + 1);
   // A dev server answers unknown paths with its HTML page: only a non-HTML 200 means the file is there.
   const hasLocal = await fetch(`${local}mlc-chat-config.json`, { method: 'HEAD' }).then(
     (r) => r.ok && !(r.headers.get('content-type') ?? '').includes('text/html'),
     () => false,
   );
   return {
-    model: hasLocal ? local : entry.modelUrl!,
+    model: hasLocal ? local : entry.modelUrl,
     model_id: entry.id,
-    model_lib: hasLocal ? `${modelsBaseUrl}${entry.id}/${libFile}` : entry.modelLib!,
+    model_lib: hasLocal ? `${modelsBaseUrl}${entry.id}/${libFile}` : entry.modelLib,
     required_features: entry.requiredFeatures,
     overrides: { context_window_size: entry.contextWindow },
   };

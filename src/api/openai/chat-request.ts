@@ -6,9 +6,8 @@
  */
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
 import { invalidField, unsupportedField } from '../api-error';
-import type { ReplyFormat } from '../response-format';
 import { checkSchemaCoverage } from '../schema-coverage';
-import type { ApiMessage, ApiToolCall, ChatTurnRequest, PromptTool, ToolChoice } from '../chat-types';
+import type { ApiMessage, ApiToolCall, ChatTurnRequest, PromptTool, ReplyFormat, ToolChoice } from '../chat-types';
 import { defaultOnly, isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, requiredString, textContent, type JsonObject } from './fields';
 import { GENERATION_FIELDS, readGenerationFields } from './generation-fields';
 

@@ -124,7 +124,7 @@ export class ModelPanel {
     const c = this.choices?.choices.find((x) => x.id === this.select.value);
     if (!c) return;
     const m = c.fit.model;
-    const where = m.backend === 'webllm' ? 'downloaded once from the public MLC weights, then cached by the browser' : m.remote ? 'downloaded once from the model hub, then cached' : 'served by this site';
+    const where = m.backend === 'webllm' ? 'downloaded once from the public MLC weights, then cached by the browser' : m.backend === 'onnx' && m.remote ? 'downloaded once from the model hub, then cached' : 'served by this site';
     replace(
       this.description,
       `${m.description} ${formatBytes(m.sizeBytes)}, ${where}${this.cached.has(m.id) ? ' (already cached)' : ''}. `,

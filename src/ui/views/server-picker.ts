@@ -10,8 +10,8 @@
  * a probe that is superseded by a newer one never writes its result.
  */
 import type { ModelSource } from '../../engine/contract';
-import { checkServerUrl } from '../../engine/model-source';
-import { probeServer, type ServerInfo } from '../../../worker/backends/remote/probe-server';
+import { checkServerUrl } from '../../engine/server-url';
+import { probeServer, type ServerInfo } from '../../engine/remote/probe-server';
 import { h, replace, uid } from '../dom';
 import { errorBox } from './error-box';
 

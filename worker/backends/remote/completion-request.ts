@@ -13,7 +13,7 @@
  */
 import type { SamplingRequest } from '../backend';
 import { constraintFields } from './constraint-fields';
-import type { ServerKind } from './remote-config';
+import type { ServerKind } from '../../../src/engine/remote/remote-config';
 
 const VLLM_BIAS_LIMIT = 100;
 /** Finite in float32, larger than any logit: llama-server's stand-in for +Infinity. */

@@ -10,7 +10,7 @@
  * changed prompt, an error event or a stop without its id is an EngineError. Pure.
  */
 import { EngineError } from '../../../src/engine/errors';
-import { httpError } from './server-errors';
+import { httpError } from '../../../src/engine/remote/server-errors';
 
 export interface StreamReport {
   /** Prompt ids the server reused from its cache; null when it does not say. */

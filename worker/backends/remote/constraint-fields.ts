@@ -9,7 +9,7 @@
  */
 import type { JsonSchema, ReplyConstraint } from '../../../src/engine/contract';
 import { EngineError } from '../../../src/engine/errors';
-import type { ServerKind } from './remote-config';
+import type { ServerKind } from '../../../src/engine/remote/remote-config';
 
 export function constraintFields(constraint: ReplyConstraint, kind: ServerKind): Record<string, unknown> {
   // vLLM's own names; llama-server calls the schema json_schema.

@@ -3,8 +3,8 @@
  * it): its kind (`owned_by`: "vllm", "llamacpp"), the model names, and the context length when it says
  * (vLLM's `max_model_len`, llama-server's `meta.n_ctx`). Also the page's "test connection".
  */
-import { EngineError } from '../../../src/engine/errors';
-import { SERVED_BY } from '../../../src/engine/served-by';
+import { EngineError } from '../errors';
+import { SERVED_BY } from '../served-by';
 import { endpoint, headers, type RemoteEngineConfig, type ServerKind } from './remote-config';
 import { httpError, unreachable } from './server-errors';
 

@@ -4,7 +4,7 @@
  * constraint it refused (a grammar or schema it cannot parse or convert: `invalid_constraint`), any
  * other 4xx/5xx with the server's own message. Pure except for reading an error body.
  */
-import { EngineError } from '../../../src/engine/errors';
+import { EngineError } from '../errors';
 
 /** A failed fetch() or body read (Node's undici and browsers both throw TypeError) → server_unreachable. */
 export function unreachable(url: string, e: unknown, during: 'connect' | 'stream'): EngineError {
