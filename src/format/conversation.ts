@@ -44,43 +44,58 @@ export function expectedResults(message: Message): number {
  * Turn order (shared/FORMAT.md "Roles and turns"): a system message only first; an ipython turn only
  * after an assistant turn that made calls, exactly one per call, in order. A conversation may end
  * right after an assistant call whose results are not in yet only when no generation prompt follows.
+ * Checked one message at a time, so a transcript that grows is checked once per message.
  */
-export function validateTurnOrder(messages: readonly Message[], addGenerationPrompt: boolean): void {
-  let pending = 0;
-  let callerIndex = -1;
-  messages.forEach((message, index) => {
+export class TurnOrder {
+  private pending = 0;
+  private callerIndex = -1;
+  private index = 0;
+
+  /** Accepts the next message, or throws a FormatError naming it. */
+  push(message: Message): void {
+    const index = this.index++;
     const role = normalizeRole(message.role);
     if (role === 'ipython') {
-      if (pending === 0) {
+      if (this.pending === 0) {
         throw new FormatError(
           'turn_order',
           `messages[${index}]: an ipython turn must follow an assistant turn that made a call` +
-            (callerIndex >= 0 ? ` (messages[${callerIndex}]'s calls already have their results)` : ''),
+            (this.callerIndex >= 0 ? ` (messages[${this.callerIndex}]'s calls already have their results)` : ''),
         );
       }
-      pending--;
+      this.pending--;
       return;
     }
-    if (pending > 0) {
+    if (this.pending > 0) {
       throw new FormatError(
         'turn_order',
-        `messages[${index}]: messages[${callerIndex}] made calls still waiting for ${pending} ipython result(s)`,
+        `messages[${index}]: messages[${this.callerIndex}] made calls still waiting for ${this.pending} ipython result(s)`,
       );
     }
     if (role === 'system' && index !== 0) {
       throw new FormatError('turn_order', `messages[${index}]: a system message may only come first`);
     }
     if (role === 'assistant') {
-      pending = expectedResults(message);
-      callerIndex = index;
+      this.pending = expectedResults(message);
+      this.callerIndex = index;
     }
-  });
-  if (pending > 0 && addGenerationPrompt) {
-    throw new FormatError(
-      'turn_order',
-      `messages[${callerIndex}] made calls still waiting for ${pending} ipython result(s); cannot prompt for generation`,
-    );
   }
+
+  /** Throws unless every call so far has its results (a generation prompt may follow). */
+  checkCanGenerate(): void {
+    if (this.pending > 0) {
+      throw new FormatError(
+        'turn_order',
+        `messages[${this.callerIndex}] made calls still waiting for ${this.pending} ipython result(s); cannot prompt for generation`,
+      );
+    }
+  }
+}
+
+export function validateTurnOrder(messages: readonly Message[], addGenerationPrompt: boolean): void {
+  const order = new TurnOrder();
+  for (const message of messages) order.push(message);
+  if (addGenerationPrompt) order.checkCanGenerate();
 }
 
 /** Reads an untrusted JSON value (the CLI's FILE, a stored conversation) into a Conversation, or throws a FormatError naming the bad field. */

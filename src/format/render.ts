@@ -28,10 +28,15 @@ function contentText(content: Message['content']): string {
 
 /** One whole turn: header, content, terminator. Content never yields a special id. */
 export function messageSegments(message: Message): Segment[] {
+  return [...headerSegments(normalizeRole(message.role)), ...turnBodySegments(message)];
+}
+
+/** A turn after its header: content, terminator. */
+export function turnBodySegments(message: Message): Segment[] {
   const role = normalizeRole(message.role);
   const body = role === 'assistant' ? assistantBody(message) : [text(contentText(message.content))];
   const terminator = role === 'assistant' && assistantStop(message) === 'eom' ? EOM : EOT;
-  return [...headerSegments(role), ...body, special(terminator)];
+  return [...body, special(terminator)];
 }
 
 /**
@@ -80,6 +85,36 @@ function args(call: StructuredToolCall): Record<string, unknown> {
 }
 
 /**
+ * The messages as written: with options, the system block (built from them, the caller's own system
+ * message after it) comes first and custom tools go into the first user turn; without options,
+ * the messages exactly as given. Roles normalized. With `toolsLater`, a conversation without a user
+ * turn yet is written without the custom tools (the caller writes them into the user turn it appends).
+ */
+export function writtenMessages(conversation: Conversation, toolsLater = false): Message[] {
+  let messages: Message[] = conversation.messages.map((m) => ({ ...m, role: normalizeRole(m.role) }));
+  if (!hasSystemOptions(conversation)) return messages;
+  const first = messages[0];
+  const callerSystem = first?.role === 'system' ? contentText(first.content) : undefined;
+  if (first?.role === 'system') messages = messages.slice(1);
+  messages.unshift({ role: 'system', content: systemBlock(conversation, callerSystem) });
+  const tools = conversation.tools ?? [];
+  if (tools.length > 0) {
+    const userIndex = messages.findIndex((m) => m.role === 'user');
+    if (userIndex < 0) {
+      if (toolsLater) return messages;
+      throw new FormatError('missing_user_turn', 'custom tools are written into the first user turn, and there is none');
+    }
+    messages[userIndex] = withCustomTools(messages[userIndex]!, tools);
+  }
+  return messages;
+}
+
+/** A user turn with the custom tools' instructions written before its text. */
+export function withCustomTools(user: Message, tools: readonly object[]): Message {
+  return { ...user, content: customToolsUserContent(tools, contentText(user.content)) };
+}
+
+/**
  * Conversation → segments (shared/FORMAT.md). With options, the system block is built from them and
  * custom tools go into the first user turn; without options, messages are rendered exactly as given.
  * Validates turn order first; throws FormatError.
@@ -87,24 +122,8 @@ function args(call: StructuredToolCall): Record<string, unknown> {
 export function renderSegments(conversation: Conversation): Segment[] {
   const addGenerationPrompt = conversation.addGenerationPrompt ?? true;
   validateTurnOrder(conversation.messages, addGenerationPrompt);
-  let messages = conversation.messages.map((m) => ({ ...m, role: normalizeRole(m.role) }));
-  if (hasSystemOptions(conversation)) {
-    const first = messages[0];
-    const callerSystem = first?.role === 'system' ? contentText(first.content) : undefined;
-    if (first?.role === 'system') messages = messages.slice(1);
-    messages.unshift({ role: 'system', content: systemBlock(conversation, callerSystem) });
-    const tools = conversation.tools ?? [];
-    if (tools.length > 0) {
-      const userIndex = messages.findIndex((m) => m.role === 'user');
-      if (userIndex < 0) {
-        throw new FormatError('missing_user_turn', 'custom tools are written into the first user turn, and there is none');
-      }
-      const user = messages[userIndex]!;
-      messages[userIndex] = { ...user, content: customToolsUserContent(tools, contentText(user.content)) };
-    }
-  }
   const out: Segment[] = [special(BEGIN_OF_TEXT)];
-  for (const m of messages) out.push(...messageSegments(m));
+  for (const m of writtenMessages(conversation)) out.push(...messageSegments(m));
   if (addGenerationPrompt) out.push(...generationPromptSegments());
   return out;
 }
