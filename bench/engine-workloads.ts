@@ -14,7 +14,7 @@ import { ChatSession, type SessionEvent } from '../src/ui/chat-session';
 import { StandInWorker } from '../tests/support/stand-in-worker';
 import { createNodeEngine } from '../worker/create-node-engine';
 import { engineApi } from '../worker/engine-api';
-import { countingTokenizer } from './counting-tokenizer';
+import { countingTokenizer } from '../tests/support/counting-tokenizer';
 import { syntheticSearchResult } from './tool-loop';
 
 export interface RoundTrips {

@@ -114,4 +114,24 @@ describe('runChatTurn', () => {
     expect(r).toMatchObject({ content: 'Just text.', finish: 'stop', toolCalls: [] });
     expect(r.message.stop).toBe('eot');
   });
+
+  it('a conversation continued after midnight keeps the date of its first reply (its prompt, and the cached prefix, unchanged)', async () => {
+    let now = new Date(2026, 7, 11, 23, 59);
+    const memory = new TranscriptMemory();
+    const deps = { engine: fakeEngine(tokenizer.encode('Hello.'), [2], EOT), tokenizer, memory, today: () => now };
+    const first = await runChatTurn(deps, request(true, []));
+    expect(first.prompt.text).toContain('Today Date: 11 August 2026');
+    now = new Date(2026, 7, 12, 0, 1);
+    const messages: ChatTurnRequest['messages'] = [
+      ...request(true, []).messages,
+      { source: 'messages[1]', role: 'assistant', content: first.content, toolCalls: first.toolCalls },
+      { source: 'messages[2]', role: 'user', content: 'again' },
+    ];
+    const second = await runChatTurn(deps, { ...request(true, []), messages });
+    expect(second.prompt.ids.slice(0, first.prompt.ids.length)).toEqual(first.prompt.ids);
+    expect(second.prompt.text).toContain('Today Date: 11 August 2026');
+    // A new conversation starts on the new day.
+    const fresh = await runChatTurn(deps, request(true, []));
+    expect(fresh.prompt.text).toContain('Today Date: 12 August 2026');
+  });
 });

@@ -16,9 +16,9 @@ export interface ToolOptions {
 export function conversationSystemOptions(given: SystemOptions, offered: ToolOptions | null, today: () => Date = () => new Date()): SystemOptions {
   const own = given.builtinTools !== undefined || given.tools !== undefined;
   const anyOffered = offered !== null && offered.builtinTools.length + offered.tools.length > 0;
-  const options: SystemOptions = { ...definedOptions(given), ...(own || !anyOffered ? {} : { builtinTools: offered.builtinTools, tools: offered.tools }) };
+  const options = definedOptions({ ...given, ...(own || !anyOffered ? {} : { builtinTools: offered.builtinTools, tools: offered.tools }) });
   if (options.date === undefined && (anyOffered || hasSystemOptions(options))) options.date = isoDate(today());
-  return options;
+  return definedOptions(options);
 }
 
 /** The local calendar date as YYYY-MM-DD. */
@@ -26,6 +26,7 @@ export function isoDate(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
+/** The options given, always in one key order (so two decisions compare as JSON). */
 function definedOptions(o: SystemOptions): SystemOptions {
   const out: SystemOptions = {};
   if (o.builtinTools !== undefined) out.builtinTools = o.builtinTools;

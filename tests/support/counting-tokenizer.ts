@@ -1,11 +1,11 @@
 /**
- * A tokenizer that counts what it is asked to encode, for the engine section: the bench wraps the
- * page's tokenizer with it and the loop cannot tell the difference.
+ * A tokenizer that records every text it is asked to encode (the engine bench, the session's tests):
+ * it wraps the page's tokenizer, and what it wraps cannot tell the difference.
  */
-import type { TextTokenizer } from '../src/format/types';
+import type { TextTokenizer } from '../../src/format/types';
 
 export interface CountingTokenizer extends TextTokenizer {
-  /** Every text encoded while counting, in order. */
+  /** Every text encoded, in order. */
   readonly encoded: string[];
 }
 
