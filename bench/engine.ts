@@ -26,7 +26,7 @@ export const engineSection: BenchSection = {
     if (roundTripsPerStep !== 1 || roundTripsPerToolResult !== 0) {
       throw new Error(`engine: ${roundTripsPerStep} round trips per step and ${roundTripsPerToolResult} per tool result (want 1 and 0)`);
     }
-    // The same loop with results that fit the budget, so the tool's own count of a result does not run.
+    // The same loop with results within the budget: each is counted once (its bytes exceed the budget) and not cut.
     const transcript = await countRoundTrips({ steps: STEPS, resultTokens: 400, maxResultTokens: 1500 });
     const rendersPerStep = transcript.renders / transcript.steps;
     const encodedCharsPerStep = transcript.encodedChars / transcript.appendedChars;

@@ -122,7 +122,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       const emitted = result.result;
       const { content, toolCalls } = result;
       emit({
-        type: 'step-finish', step, raw: result.pieces.join(PYTHON_TAG_TEXT), ids: emitted.tokens, content, toolCalls, stop: emitted.stop, stopId: emitted.stopId, stats: emitted.stats,
+        type: 'step-finish', step, raw: result.raw, ids: emitted.tokens, content, toolCalls, stop: emitted.stop, stopId: emitted.stopId, stats: emitted.stats,
         prompt: lazyPrompt(ids, t),
       });
       step++;
@@ -154,6 +154,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
         emit({ type: 'tool-call', step: step - 1, callId: id, call });
         const started = performance.now();
         const recorded = o.recordedResult?.(call, step - 1, index);
+        const counter = lastCountKept(o.tokenizer);
         let outcome: { content: string; isError: boolean; source?: string };
         try {
           outcome =
@@ -164,7 +165,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
                   signal,
                   timeoutMs: cfg.toolTimeoutMs,
                   maxResultTokens: cfg.maxResultTokens,
-                  countTokens: (text) => o.tokenizer.encode(text).length,
+                  countTokens: counter.count,
                   confirm: o.confirm,
                   onConfirmationRequest: () => emit({ type: 'confirmation-request', step: step - 1, callId: id, call }),
                 });
@@ -177,7 +178,11 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
           return finish(endReason());
         }
         emit({ type: 'tool-result', step: step - 1, callId: id, name: call.kind === 'code' ? 'code_interpreter' : call.name, ...outcome, durationMs: performance.now() - started });
-        t.append({ role: 'ipython', content: outcome.content });
+        // The result's budget count encoded it already when the counted text is the result: those ids are taken.
+        const result = { role: 'ipython' as const, content: outcome.content };
+        const counted = counter.idsOf(outcome.content);
+        if (counted) t.appendEncoded(result, counted);
+        else t.append(result);
       }
     }
     return finish('max_steps');
@@ -189,7 +194,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
 
 /** The emitted step as the transcript keeps it: its ids and terminator, and what was read from it once. */
 function assistantMessage(step: Step, stop: 'eom' | 'eot'): EmittedMessage {
-  return { role: 'assistant', content: step.content, raw: step.pieces.join(PYTHON_TAG_TEXT), ids: step.result.tokens, stop, toolCalls: step.toolCalls };
+  return { role: 'assistant', content: step.content, raw: step.raw, ids: step.result.tokens, stop, toolCalls: step.toolCalls };
 }
 
 /** A step's prompt: its ids, and its text decoded only when something reads it (the Inspector). */
@@ -216,6 +221,15 @@ function textDeltas(step: number, emit: (e: AgentEvent) => void): (pieces: reado
     if (pieces.length < 2) return;
     const after = PYTHON_TAG_TEXT + pieces.slice(1).join(PYTHON_TAG_TEXT);
     if (after.length > call) emit({ type: 'text-delta', step, text: after.slice(call), part: 'call' }), (call = after.length);
+  };
+}
+
+/** A token counter that keeps the ids of the last text it counted. */
+function lastCountKept(tokenizer: TextTokenizer): { count: (text: string) => number; idsOf: (text: string) => number[] | undefined } {
+  let last: { text: string; ids: number[] } | undefined;
+  return {
+    count: (text) => (last = { text, ids: tokenizer.encode(text) }).ids.length,
+    idsOf: (text) => (last?.text === text ? last.ids : undefined),
   };
 }
 

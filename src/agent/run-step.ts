@@ -25,6 +25,8 @@ export interface StepOptions extends PiecesOptions {
 }
 
 export interface Step extends Emitted {
+  /** The reply's text, the python tag by name (its pieces joined). */
+  raw: string;
   /** The reply ended with its own eom or eot: its calls count. */
   finished: boolean;
   /** What the user should see (the parser's content). */
@@ -46,6 +48,7 @@ export async function runStep(o: StepOptions): Promise<Step> {
   });
   const { result, pieces } = emitted;
   const finished = (result.stop === 'eom' || result.stop === 'eot') && emitted.stoppedBy === null && !emitted.interrupted;
-  const parsed = o.readCalls === false ? { content: pieces.join(PYTHON_TAG_TEXT), toolCalls: [] } : parsePieces(pieces, finished ? (result.stop as 'eom' | 'eot') : 'eot');
-  return { ...emitted, finished, content: parsed.content, toolCalls: finished ? parsed.toolCalls : [], constraintDropped };
+  const raw = pieces.join(PYTHON_TAG_TEXT);
+  const parsed = o.readCalls === false ? { content: raw, toolCalls: [] } : parsePieces(pieces, finished ? (result.stop as 'eom' | 'eot') : 'eot');
+  return { ...emitted, raw, finished, content: parsed.content, toolCalls: finished ? parsed.toolCalls : [], constraintDropped };
 }

@@ -165,10 +165,10 @@ function transcriptOf(deps: ChatTurnDeps, request: ChatTurnRequest): Transcript 
  * call to answer, so the transcript waits for none.
  */
 function readReply(step: Step): { content: string; calls: ToolCall[]; finish: TurnFinish; message: Message } {
-  const { result, pieces } = step;
+  const { result } = step;
   const calls = step.toolCalls;
   const stop = calls.length > 0 ? (result.stop as 'eom' | 'eot') : 'eot';
-  const message: Message = { role: 'assistant', content: step.content, raw: pieces.join(PYTHON_TAG_TEXT), ...(step.ids ? { ids: step.ids } : {}), stop, toolCalls: calls };
+  const message: Message = { role: 'assistant', content: step.content, raw: step.raw, ...(step.ids ? { ids: step.ids } : {}), stop, toolCalls: calls };
   const finish: TurnFinish = calls.length > 0 ? 'tool_calls' : result.stop === 'length' ? 'length' : 'stop';
   return { content: step.content, calls, finish, message };
 }

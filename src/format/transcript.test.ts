@@ -93,4 +93,15 @@ describe('Transcript', () => {
     expect(t.ids).toEqual(before);
     expect(s.messages.map((m) => m.content)).toEqual(['Hi', 'Other']);
   });
+
+  it('a turn appended with its content already encoded equals the same turn appended as text', () => {
+    const options = { tools: [weather], date: '11 August 2026' };
+    const call = { role: 'assistant' as const, content: '', tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] };
+    const a = new Transcript(tokenizer, options, [{ role: 'user', content: 'Weather?' }, call]);
+    const b = a.slice(2);
+    a.append({ role: 'ipython', content: '{"sky": "sunny"}' });
+    b.appendEncoded({ role: 'ipython', content: '{"sky": "sunny"}' }, tokenizer.encode('{"sky": "sunny"}'));
+    expect(b.ids).toEqual(a.ids);
+    expect(() => new Transcript(tokenizer, options).appendEncoded({ role: 'user', content: 'x' }, [87])).toThrow(FormatError);
+  });
 });

@@ -86,6 +86,23 @@ export class Transcript {
     this.ends.push(this.all.length);
   }
 
+  /**
+   * Appends a user or ipython turn whose text content was already encoded (a tool result counted for
+   * its budget): `contentIds` must be encode(content), and are taken as they are.
+   */
+  appendEncoded(message: Message & { content: string }, contentIds: readonly number[]): void {
+    const role = normalizeRole(message.role);
+    if (role !== 'ipython' && !(role === 'user' && this.toolsPending.length === 0)) {
+      throw new FormatError('invalid_input', 'only a tool result or a user turn after the custom tools can be appended as encoded ids');
+    }
+    this.order.push(message);
+    push(this.all, this.header(role));
+    push(this.all, contentIds);
+    this.all.push(EOT);
+    this.given.push(message);
+    this.ends.push(this.all.length);
+  }
+
   /** Appends an emitted step as the engine returned it: header, its ids, its terminator. */
   appendEmitted(message: EmittedMessage): void {
     if (message.ids.some((id) => id >= FIRST_SPECIAL_ID && id !== PYTHON_TAG)) {
