@@ -194,7 +194,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
 
 /** The emitted step as the transcript keeps it: its ids and terminator, and what was read from it once. */
 function assistantMessage(step: Step, stop: 'eom' | 'eot'): EmittedMessage {
-  return { role: 'assistant', content: step.content, raw: step.raw, ids: step.result.tokens, stop, toolCalls: step.toolCalls };
+  return { role: 'assistant', content: step.content, ids: step.result.tokens, stop, toolCalls: step.toolCalls };
 }
 
 /** A step's prompt: its ids, and its text decoded only when something reads it (the Inspector). */

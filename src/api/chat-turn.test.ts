@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EngineLike, GenerateResult } from '../engine/contract';
 import { EOM, EOT, PYTHON_TAG } from '../format/special-tokens';
+import { emittedText } from '../format/render';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import type { ChatTurnRequest } from './chat-types';
 import { runChatTurn } from './chat-turn';
@@ -98,7 +99,8 @@ describe('runChatTurn', () => {
     const ids = emittedIds(['Hi', 'TAG', 'print(1)']);
     const deps = { engine: fakeEngine(ids, [2], EOM), tokenizer, memory: new TranscriptMemory() };
     const called = await runChatTurn(deps, { ...request(false, []), builtinTools: ['code_interpreter'] });
-    expect(called.message).toMatchObject({ raw: 'Hi<|python_tag|>print(1)', ids, stop: 'eom' });
+    expect(called.message).toMatchObject({ ids, stop: 'eom', toolCalls: [{ kind: 'code' }] });
+    expect(emittedText(called.message, tokenizer)).toBe('Hi<|python_tag|>print(1)');
     expect(called.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['code_interpreter', { code: 'print(1)' }]]);
     expect(called).toMatchObject({ content: 'Hi', finish: 'tool_calls' });
 

@@ -168,7 +168,8 @@ function readReply(step: Step): { content: string; calls: ToolCall[]; finish: Tu
   const { result } = step;
   const calls = step.toolCalls;
   const stop = calls.length > 0 ? (result.stop as 'eom' | 'eot') : 'eot';
-  const message: Message = { role: 'assistant', content: step.content, raw: step.raw, ...(step.ids ? { ids: step.ids } : {}), stop, toolCalls: calls };
+  // The emitted ids are the message; a reply cut by a stop string has only its text.
+  const message: Message = { role: 'assistant', content: step.content, ...(step.ids ? { ids: step.ids } : { raw: step.raw }), stop, toolCalls: calls };
   const finish: TurnFinish = calls.length > 0 ? 'tool_calls' : result.stop === 'length' ? 'length' : 'stop';
   return { content: step.content, calls, finish, message };
 }

@@ -2,7 +2,7 @@
  * The surfaces' messages → the format's transcript (shared/FORMAT.md "Roles and turns").
  *
  * Invariants:
- * - An assistant message the app sends back unchanged is the one the model emitted (raw text, ids,
+ * - An assistant message the app sends back unchanged is the one the model emitted (ids,
  *   terminator, parsed calls: see transcript-memory.ts); any other is written in structured form, its
  *   arguments parsed from JSON (a 400 naming the field when they are not a JSON object).
  * - Tool results are matched to calls by id, and become ipython turns in the order of the calls,

@@ -1,7 +1,7 @@
 /**
  * What the surfaces generated, keyed by exactly what they returned (the content and the calls with
  * their ids, names and arguments), so an assistant message the app sends back unchanged is replayed
- * as the model emitted it — raw text, ids, terminator and parsed calls — and its prompt extends the
+ * as the model emitted it — its ids (its text, when a stop string cut it), terminator and parsed calls — and its prompt extends the
  * one the engine's KV cache already holds. An app that edits a message misses and gets the structured
  * rendering (shared/FORMAT.md), which is correct but re-prefills from the edit on.
  *

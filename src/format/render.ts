@@ -44,6 +44,7 @@ export function turnBodySegments(message: Message): Segment[] {
  * known); only without raw text is a structured call written the way the model writes it.
  */
 function assistantBody(message: Message): Segment[] {
+  if (message.raw === undefined && message.ids !== undefined) return [{ kind: 'emitted', ids: message.ids }];
   if (message.raw !== undefined) {
     if (message.ids) return [{ kind: 'text', text: message.raw, ids: message.ids }];
     const out: Segment[] = [];
@@ -128,9 +129,24 @@ export function renderSegments(conversation: Conversation): Segment[] {
   return out;
 }
 
-/** The prompt as a string: special tokens written as their names. */
-export function segmentsToText(segments: readonly Segment[]): string {
-  return segments.map((s) => (s.kind === 'special' ? specialTokenName(s.id) : s.text)).join('');
+/**
+ * The prompt as a string: special tokens written as their names. Emitted ids stored without their
+ * text are decoded, so they need the tokenizer (a FormatError without one).
+ */
+export function segmentsToText(segments: readonly Segment[], tokenizer?: TextTokenizer): string {
+  return segments
+    .map((s) => {
+      if (s.kind === 'special') return specialTokenName(s.id);
+      if (s.kind === 'text') return s.text;
+      if (!tokenizer) throw new FormatError('invalid_input', 'an assistant message given as ids without raw text needs the tokenizer to be written as text');
+      return tokenizer.decode(s.ids);
+    })
+    .join('');
+}
+
+/** An assistant message's text as the model emitted it (the tag by name): `raw`, else its ids decoded. */
+export function emittedText(message: Message, tokenizer: TextTokenizer): string | undefined {
+  return message.raw ?? (message.ids !== undefined ? tokenizer.decode(message.ids) : undefined);
 }
 
 /**
@@ -142,11 +158,11 @@ export function segmentsToIds(segments: readonly Segment[], tokenizer: TextToken
   for (const s of segments) {
     if (s.kind === 'special') {
       ids.push(s.id);
+    } else if (s.kind === 'emitted') {
+      checkEmitted(s.ids);
+      append(ids, s.ids);
     } else if (s.ids) {
-      // <|python_tag|> is the one special token that occurs inside an assistant message body.
-      if (s.ids.some((id) => id >= FIRST_SPECIAL_ID && id !== PYTHON_TAG)) {
-        throw new FormatError('ids_mismatch', 'an assistant message\'s ids hold a special token other than <|python_tag|>');
-      }
+      checkEmitted(s.ids);
       if (tokenizer.decode(s.ids) !== s.text) {
         throw new FormatError('ids_mismatch', 'an assistant message\'s ids do not decode to its raw text');
       }
@@ -156,6 +172,13 @@ export function segmentsToIds(segments: readonly Segment[], tokenizer: TextToken
     }
   }
   return ids;
+}
+
+/** <|python_tag|> is the one special token that occurs inside an assistant message body. */
+export function checkEmitted(ids: readonly number[]): void {
+  if (ids.some((id) => id >= FIRST_SPECIAL_ID && id !== PYTHON_TAG)) {
+    throw new FormatError('ids_mismatch', "an assistant message's ids hold a special token other than <|python_tag|>");
+  }
 }
 
 /** Appends without spreading: a huge message would exceed the engine's argument limit as `push(...ids)`. */

@@ -11,8 +11,8 @@
  */
 import { TurnOrder, normalizeRole } from './conversation';
 import { FormatError } from './errors';
-import { headerSegments, segmentsToIds, turnBodySegments, withCustomTools, writtenMessages } from './render';
-import { BEGIN_OF_TEXT, EOM, EOT, FIRST_SPECIAL_ID, PYTHON_TAG } from './special-tokens';
+import { checkEmitted, headerSegments, segmentsToIds, turnBodySegments, withCustomTools, writtenMessages } from './render';
+import { BEGIN_OF_TEXT, EOM, EOT } from './special-tokens';
 import { hasSystemOptions } from './system-block';
 import type { Message, RenderOptions, Role, TextTokenizer } from './types';
 
@@ -105,9 +105,7 @@ export class Transcript {
 
   /** Appends an emitted step as the engine returned it: header, its ids, its terminator. */
   appendEmitted(message: EmittedMessage): void {
-    if (message.ids.some((id) => id >= FIRST_SPECIAL_ID && id !== PYTHON_TAG)) {
-      throw new FormatError('ids_mismatch', "an assistant message's ids hold a special token other than <|python_tag|>");
-    }
+    checkEmitted(message.ids);
     this.order.push(message);
     push(this.all, this.header('assistant'));
     push(this.all, message.ids);

@@ -2,7 +2,7 @@
  * One conversation with the loaded model, no DOM: send, stop, edit-and-resend any user message,
  * regenerate any answer, switch between the alternatives, start over, restore a stored one. The
  * conversation is a tree of turns (conversation-tree.ts); what is shown is its active path, and every
- * turn's reply is what the run's `finish` returned (raw emitted text and ids kept), never rebuilt. So
+ * turn's reply is what the run's `finish` returned (emitted ids, terminator and calls kept), never rebuilt. So
  * each prompt shares its longest prefix with what the engine last saw, and only what diverges is
  * prefilled — a follow-up after the answer, a regenerate of an older turn, an edited message.
  *
