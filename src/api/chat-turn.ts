@@ -13,7 +13,6 @@ import type { EngineLike, SamplingParams } from '../engine/contract';
 import { runStep, type Step } from '../agent/run-step';
 import { abortError, isAbortError } from '../engine/errors';
 import { BUILTIN_TOOL_NAMES } from '../format/builtin-tools';
-import { PYTHON_TAG_TEXT } from '../format/special-tokens';
 import { conversationSystemOptions, isoDate } from '../format/system-options';
 import { Transcript } from '../format/transcript';
 import type { Message, TextTokenizer, ToolCall } from '../format/types';
