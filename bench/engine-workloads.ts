@@ -1,6 +1,6 @@
 /**
  * The engine v2 workloads, counted (not timed): how many calls cross the worker boundary per agent
- * step and per tool result, and what regenerate and edit-last-message prefill on a long history
+ * step and per tool result, what the page renders and encodes per step (a counting tokenizer), and what regenerate and edit-last-message prefill on a long history
  * against the divergent suffix. The tiny model, the real loop, a real comlink boundary (a
  * MessageChannel standing in for the worker).
  */
@@ -14,6 +14,7 @@ import { ChatSession, type SessionEvent } from '../src/ui/chat-session';
 import { StandInWorker } from '../tests/support/stand-in-worker';
 import { createNodeEngine } from '../worker/create-node-engine';
 import { engineApi } from '../worker/engine-api';
+import { countingTokenizer } from '../tests/support/counting-tokenizer';
 import { syntheticSearchResult } from './tool-loop';
 
 export interface RoundTrips {
@@ -23,16 +24,32 @@ export interface RoundTrips {
   calls: number;
   /** Of those, calls made between a tool call and its result (running, counting, cutting it). */
   callsDuringTools: number;
+  /**
+   * Whole-conversation renders after the first prompt was built: each one encodes the system block
+   * (its "Cutting Knowledge Date" line) again.
+   */
+  renders: number;
+  /**
+   * Characters the page encoded after the first prompt was built, and the characters the loop
+   * appended as text (the tool results): an incremental transcript encodes each appended text once
+   * and nothing else. A result over `maxResultTokens` is also counted by the tool's budget (up to 4
+   * encodes, tools/token-budget.ts): measure the transcript with results that fit.
+   */
+  encodedChars: number;
+  appendedChars: number;
 }
+
+const SYSTEM_BLOCK_LINE = 'Cutting Knowledge Date:';
 
 /**
  * A `steps`-step loop through the client: every step but the last calls a custom search tool whose
  * result (~`resultTokens` tokens) is over the `maxResultTokens` budget, so it is counted and cut.
  */
 export async function countRoundTrips(options: { steps: number; resultTokens: number; maxResultTokens: number }): Promise<RoundTrips> {
-  const tokenizer = loadTokenizer();
+  const pageTokenizer = loadTokenizer();
   const worker = new StandInWorker().serve(engineApi(createNodeEngine(), () => {}));
-  const client = new EngineClient(worker as unknown as Worker, { loadTokenizer: async () => tokenizer });
+  const client = new EngineClient(worker as unknown as Worker, { loadTokenizer: async () => pageTokenizer });
+  const tokenizer = countingTokenizer(pageTokenizer);
   try {
     await client.load('tiny-llama');
     const search = defineCustomTool({
@@ -40,21 +57,33 @@ export async function countRoundTrips(options: { steps: number; resultTokens: nu
       description: 'Searches the notes',
       parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
       readOnly: true,
-      execute: async ({ query }) => syntheticSearchResult(Number(String(query).replace(/\D/g, '')), options.resultTokens, tokenizer),
+      execute: async ({ query }) => syntheticSearchResult(Number(String(query).replace(/\D/g, '')), options.resultTokens, pageTokenizer),
     });
     const engine = withScriptedSteps(client);
     const calls = Array.from({ length: options.steps - 1 }, (_, i) => `{"name": "search", "parameters": {"query": "part ${i + 1}"}}<|eot_id|>`);
-    engine.forceNextRun([...calls, 'Done reading.<|eot_id|>'].map((s) => scriptIds(s, tokenizer)));
+    engine.forceNextRun([...calls, 'Done reading.<|eot_id|>'].map((s) => scriptIds(s, pageTokenizer)));
     const before = worker.posted;
     let callsDuringTools = 0;
     let atCall = 0;
+    let appendedChars = 0;
+    let firstPrompt = -1;
     for await (const e of runAgent({ engine, tokenizer, tools: [search], conversation: { date: '11 August 2026', messages: [{ role: 'user', content: 'Read the notes.' }] }, maxResultTokens: options.maxResultTokens, sampling: { temperature: 0 } })) {
+      if (e.type === 'step-start' && firstPrompt < 0) firstPrompt = tokenizer.encoded.length;
       if (e.type === 'tool-call') atCall = worker.posted;
-      if (e.type === 'tool-result') callsDuringTools += worker.posted - atCall;
+      if (e.type === 'tool-result') (callsDuringTools += worker.posted - atCall), (appendedChars += e.content.length);
       if (e.type === 'error') throw new Error(`engine bench: the loop failed: ${e.error.message}`);
       if (e.type === 'finish' && e.steps !== options.steps) throw new Error(`engine bench: the loop ran ${e.steps} steps, not ${options.steps}`);
     }
-    return { steps: options.steps, toolResults: options.steps - 1, calls: worker.posted - before, callsDuringTools };
+    const afterFirst = tokenizer.encoded.slice(firstPrompt);
+    return {
+      steps: options.steps,
+      toolResults: options.steps - 1,
+      calls: worker.posted - before,
+      callsDuringTools,
+      renders: afterFirst.filter((t) => t.includes(SYSTEM_BLOCK_LINE)).length,
+      encodedChars: afterFirst.reduce((n, t) => n + t.length, 0),
+      appendedChars,
+    };
   } finally {
     client.terminate();
     worker.close();

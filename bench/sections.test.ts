@@ -63,7 +63,14 @@ describe('tool loop workload (tiny model)', () => {
 describe('engine section workloads (tiny model, a real comlink boundary)', () => {
   it('one call crosses the boundary per agent step, none per tool result (counted and cut on the page)', async () => {
     const trips = await countRoundTrips({ steps: 3, resultTokens: 200, maxResultTokens: 120 });
-    expect(trips).toEqual({ steps: 3, toolResults: 2, calls: 3, callsDuringTools: 0 });
+    expect(trips).toMatchObject({ steps: 3, toolResults: 2, calls: 3, callsDuringTools: 0, renders: 0 });
+  });
+
+  it('the loop renders the conversation once and then encodes each appended result once', async () => {
+    const trips = await countRoundTrips({ steps: 3, resultTokens: 200, maxResultTokens: 1500 });
+    expect(trips.renders).toBe(0);
+    // Each appended result once, and the ipython header ("ipython", "\n\n") the first time.
+    expect(trips.encodedChars).toBe(trips.appendedChars + 'ipython\n\n'.length);
   });
 
   it('regenerate and edit-last-message prefill exactly the suffix that diverges from the cache, not the history', async () => {

@@ -41,8 +41,14 @@ export type AgentEvent =
       /** The stop id that fired (null for length or abort). */
       stopId: number | null;
       stats: GenerateStats;
-      /** The exact prompt of this step: ids and text (special tokens by name). */
-      prompt: { ids: number[]; text: string };
+      /** The exact prompt of this step: ids and text (special tokens by name, decoded when read). */
+      prompt: { ids: number[]; readonly text: string };
     }
-  | { type: 'finish'; reason: FinishReason; text: string; messages: Message[]; steps: number }
+  /** `contextTokens`: the transcript's length after the run (what the KV cache holds), null when it could not be built. */
+  | { type: 'finish'; reason: FinishReason; text: string; messages: Message[]; steps: number; contextTokens: number | null }
   | { type: 'error'; error: SerializedError };
+
+/** A call's id within one run: `${step}.${index}`, the step that made it and its place among that step's calls. */
+export function callId(step: number, index: number): string {
+  return `${step}.${index}`;
+}

@@ -1,13 +1,13 @@
 /**
  * Replays a recorded conversation through the real loop: every assistant message that has `raw`
- * text is forced token by token through the real model and sampler; a call's result comes from the
+ * text (encoded) or emitted ids (as they are) is forced token by token through the real model and sampler; a call's result comes from the
  * recorded ipython turn that follows it when there is one, otherwise the real tool runs. What comes
  * out is what the model would see, step by step, and what the KV cache saved.
  */
 import type { EngineLike, GenerateStats } from '../engine/contract';
 import { assistantStop, normalizeRole } from '../format/conversation';
 import { pythonJson } from '../format/python-json';
-import { EOM_TEXT, EOT, EOT_TEXT } from '../format/special-tokens';
+import { EOM, EOM_TEXT, EOT, EOT_TEXT } from '../format/special-tokens';
 import type { Conversation, Message, TextTokenizer } from '../format/types';
 import type { Tool } from '../tools/tool';
 import { runAgent } from './run-agent';
@@ -21,9 +21,10 @@ export interface ReplayReport {
   toolResults: Array<{ name: string; content: string; isError: boolean; recorded: boolean }>;
 }
 
-type Turn = { raw: string; results: Message[] };
+/** One recorded step: the ids to force (its terminator included) and the results recorded after it. */
+type Turn = { script: number[]; results: Message[] };
 
-const isRawAssistant = (m: Message) => normalizeRole(m.role) === 'assistant' && m.raw !== undefined;
+const isRawAssistant = (m: Message) => normalizeRole(m.role) === 'assistant' && (m.raw !== undefined || m.ids !== undefined);
 const isResult = (m: Message) => normalizeRole(m.role) === 'ipython';
 
 export async function replay(
@@ -43,7 +44,7 @@ export async function replay(
     const turns: Turn[] = [];
     for (; i < messages.length && (isRawAssistant(messages[i]!) || (isResult(messages[i]!) && turns.length > 0)); i++) {
       const m = messages[i]!;
-      if (isRawAssistant(m)) turns.push({ raw: m.raw! + (assistantStop(m) === 'eom' ? EOM_TEXT : EOT_TEXT), results: [] });
+      if (isRawAssistant(m)) turns.push({ script: recordedScript(m, options.tokenizer), results: [] });
       else turns.at(-1)!.results.push(m);
     }
     transcript = await replayRun(conversation, transcript, turns, options, report);
@@ -58,7 +59,7 @@ async function replayRun(
   options: { engine: EngineLike; tokenizer: TextTokenizer; tools?: Tool[] },
   report: ReplayReport,
 ): Promise<Message[]> {
-  const scripts = turns.map((t) => scriptIds(t.raw, options.tokenizer));
+  const scripts = turns.map((t) => t.script);
   // Results with no recorded answer after them: show the prompt of that next generation too, forced to end at once.
   const endsWithResults = (turns.at(-1)?.results.length ?? 0) > 0;
   if (endsWithResults) scripts.push([EOT]);
@@ -92,4 +93,11 @@ async function replayRun(
     report.toolResults.push({ name: r.name, content: r.content, isError: r.isError, recorded: recorded(step, index) !== undefined });
   }
   return ofType(events, 'finish')[0]!.messages;
+}
+
+/** What to force for a recorded assistant message: its raw text encoded, else its emitted ids; then its terminator. */
+function recordedScript(m: Message, tokenizer: TextTokenizer): number[] {
+  const eom = assistantStop(m) === 'eom';
+  if (m.raw !== undefined) return scriptIds(m.raw + (eom ? EOM_TEXT : EOT_TEXT), tokenizer);
+  return [...m.ids!, eom ? EOM : EOT];
 }

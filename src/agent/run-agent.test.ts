@@ -3,7 +3,7 @@
  * side forced by a logits processor, the real parser and renderer, and real tool plumbing.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderSegments, segmentsToText } from '../format/render';
+import { emittedText, renderSegments, segmentsToText } from '../format/render';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import type { Conversation, Message } from '../format/types';
 import { defineCustomTool } from '../tools/custom-tool';
@@ -51,7 +51,7 @@ async function run(scripts: string[], tools: Tool[], extra: Partial<RunAgentOpti
 
 /** The transcript must always render (valid turn order) so the conversation can go on. */
 function rendersOn(messages: Message[], tools: Tool[] = []) {
-  return segmentsToText(renderSegments({ date: DATE, messages: [...messages, { role: 'user', content: 'next' }], ...(tools.length ? { builtinTools: [] } : {}) }));
+  return segmentsToText(renderSegments({ date: DATE, messages: [...messages, { role: 'user', content: 'next' }], ...(tools.length ? { builtinTools: [] } : {}) }), tokenizer);
 }
 
 describe('the loop', () => {
@@ -64,7 +64,8 @@ describe('the loop', () => {
     expect(results.map((r) => [r.name, r.content, r.isError])).toEqual([['get_weather', '{"city": "Paris", "temperature_c": 21}', false]]);
     expect(finish).toMatchObject({ reason: 'done', text: 'It is 21 degrees in Paris.', steps: 2 });
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'ipython', 'assistant']);
-    expect(messages[1]).toMatchObject({ raw: '{"name": "get_weather", "parameters": {"city": "Paris"}}', stop: 'eot' });
+    expect(messages[1]).toMatchObject({ stop: 'eot', toolCalls: [{ kind: 'custom', name: 'get_weather' }] });
+    expect(emittedText(messages[1]!, tokenizer)).toBe('{"name": "get_weather", "parameters": {"city": "Paris"}}');
     rendersOn(messages);
   });
 

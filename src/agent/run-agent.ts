@@ -1,22 +1,22 @@
 /**
  * The agent loop (shared/FORMAT.md "The loop"): render → generate until a stop id → parse → run the
- * calls in order, one ipython turn each → continue in the same assistant turn. The transcript keeps
- * what the model emitted (text and ids) and is never rebuilt from parsed calls, so every step's
- * prompt extends the previous one and the engine prefills only what was appended.
+ * calls in order, one ipython turn each → continue in the same assistant turn. The transcript
+ * (format/transcript.ts) is rendered once and grows by what each step emitted (its ids, never
+ * re-encoded) and each tool result (encoded once), so every step's prompt extends the previous one,
+ * nothing is rendered twice, and the engine prefills only what was appended.
  */
 import { LOOP_TEXTS } from '../tools/failure-texts';
 import { callbackStream } from '../engine/callback-stream';
-import type { EngineLike, GenerateRequest, GenerateResult, LoadedModelInfo, LogitsProcessorSpec, SamplingParams, ToolCallConstraint } from '../engine/contract';
+import type { EngineLike, GenerateRequest, LoadedModelInfo, LogitsProcessorSpec, SamplingParams, ToolCallConstraint } from '../engine/contract';
 import { EngineError, isAbortError, serializeError } from '../engine/errors';
-import { parseEmitted } from '../format/parse';
-import { renderSegments, segmentsToIds, segmentsToText } from '../format/render';
-import { PYTHON_TAG } from '../format/special-tokens';
-import { hasSystemOptions } from '../format/system-block';
-import { StreamDecoder } from '../format/tokenizer/stream-decoder';
-import type { Conversation, Message, TextTokenizer, ToolCall } from '../format/types';
+import { PYTHON_TAG_TEXT } from '../format/special-tokens';
+import { conversationSystemOptions } from '../format/system-options';
+import { Transcript, type EmittedMessage } from '../format/transcript';
+import type { Conversation, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
-import type { AgentEvent, FinishReason } from './events';
+import { callId, type AgentEvent, type FinishReason } from './events';
 import { DEFAULT_REPETITION, RepetitionGuard, type RepetitionOptions } from './repetition-guard';
+import { runStep, type Step } from './run-step';
 import { runToolCall } from './run-tool-call';
 import { stepTokenCap } from './step-cap';
 import { ToolSet } from './tool-set';
@@ -28,6 +28,11 @@ export interface RunAgentOptions {
   tools?: readonly Tool[];
   /** The conversation so far (ending with the user's turn, or with tool results to continue from). */
   conversation: Conversation;
+  /**
+   * The conversation already rendered (a chat that continues): the run appends to it and renders
+   * nothing again. It must hold `conversation`'s messages with the system options the run would choose.
+   */
+  transcript?: Transcript;
   /** Generation steps at most (default 8). */
   maxSteps?: number;
   /** Per tool call (default 10 s). */
@@ -68,20 +73,17 @@ export function runAgent(options: RunAgentOptions): AsyncIterable<AgentEvent> {
 async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Promise<void> {
   const cfg = { ...DEFAULTS, ...definedOnly(o) };
   const tools = new ToolSet(o.tools ?? []);
-  const messages: Message[] = [...o.conversation.messages];
-  // Pinned once: a system block that changed mid-run (midnight) would invalidate the KV cache.
-  const date = o.conversation.date ?? (tools.size > 0 || hasSystemOptions(o.conversation) ? new Date() : undefined);
-  const conversation = (): Conversation => ({ ...o.conversation, ...toolOptions(tools, o.conversation), ...(date ? { date } : {}), messages });
   const budget = deadline(cfg.timeBudgetMs);
   const signal = o.signal ? AbortSignal.any([o.signal, budget.signal]) : budget.signal;
   const endReason = (): FinishReason => (o.signal?.aborted ? 'aborted' : 'time_budget');
+  let transcript: Transcript | null = null;
   let answer = '';
   let step = 0;
   let previousWasEmptyEom = false;
 
   const finish = (reason: FinishReason) => {
     budget.clear();
-    emit({ type: 'finish', reason, text: answer, messages: [...messages], steps: step });
+    emit({ type: 'finish', reason, text: answer, messages: transcript?.messages ?? [...o.conversation.messages], steps: step, contextTokens: transcript?.length ?? null });
   };
 
   try {
@@ -92,58 +94,55 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       );
     }
     for (const tool of tools.all()) void tool.warm?.().catch(() => {});
+    // The system block (tools, date) is decided here once: a block that changed mid-run would invalidate the KV cache.
+    const options = conversationSystemOptions(o.conversation, tools.size > 0 ? tools.renderOptions() : null);
+    transcript = o.transcript ?? new Transcript(o.tokenizer, options, o.conversation.messages);
+    const t = transcript;
 
     const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
     // Calls can only name these tools, with valid arguments; dropped for the run if the engine cannot follow it.
     let constraint: ToolCallConstraint | undefined = tools.size > 0 && o.constrainCalls !== false ? tools.constraint() : undefined;
     while (step < cfg.maxSteps) {
       if (signal.aborted) return finish(endReason());
-      const segments = renderSegments({ ...conversation(), addGenerationPrompt: true });
-      const ids = segmentsToIds(segments, o.tokenizer);
+      const ids = t.prompt();
       emit({ type: 'step-start', step, promptTokens: ids.length });
-      const stream = streamText(o.tokenizer, step, emit);
-      // A step that loops is stopped by its own signal; the run's signal stays untouched.
+      // A step that loops is stopped by its guard; the run's signal stays untouched.
       const guard = o.repetition === false ? null : new RepetitionGuard(o.repetition ?? DEFAULT_REPETITION);
-      const looped = new AbortController();
-      const request: GenerateRequest = { tokens: ids, sampling: o.sampling, maxTokens, logitsProcessors: o.logitsProcessors?.(step) };
-      const generate = () =>
-        o.engine.generate(
-          constraint ? { ...request, constraint } : request,
-          (batch) => {
-            stream.push(batch);
-            if (guard && !looped.signal.aborted && batch.some((id) => guard.push(id))) looped.abort();
-          },
-          AbortSignal.any([signal, looped.signal]),
-        );
-      const result: GenerateResult = await generate().catch((e: unknown) => {
-        if (!(e instanceof EngineError && e.code === 'invalid_constraint' && constraint)) throw e;
-        constraint = undefined;
-        return generate();
+      const request: GenerateRequest = { tokens: ids, sampling: o.sampling, maxTokens, logitsProcessors: o.logitsProcessors?.(step), ...(constraint ? { constraint } : {}) };
+      const result = await runStep({
+        engine: o.engine,
+        tokenizer: o.tokenizer,
+        request,
+        signal,
+        dropInvalidConstraint: true,
+        onText: textDeltas(step, emit),
+        ...(guard ? { interrupt: (id: number) => guard.push(id) } : {}),
       });
-      stream.flush();
-      const raw = o.tokenizer.decode(result.tokens);
-      const finished = result.stop === 'eom' || result.stop === 'eot';
-      // abort, length or end_of_text: what was said is kept as a finished turn (eot) so the transcript stays valid.
-      const parsed = parseEmitted(result.tokens, finished ? (result.stop as 'eom' | 'eot') : 'eot', o.tokenizer);
-      const { content, toolCalls } = finished ? parsed : { content: parsed.content, toolCalls: [] };
-      emit({ type: 'step-finish', step, raw, ids: result.tokens, content, toolCalls, stop: result.stop, stopId: result.stopId, stats: result.stats, prompt: { ids, text: segmentsToText(segments) } });
+      if (result.constraintDropped) constraint = undefined;
+      const emitted = result.result;
+      const { content, toolCalls } = result;
+      emit({
+        type: 'step-finish', step, raw: result.raw, ids: emitted.tokens, content, toolCalls, stop: emitted.stop, stopId: emitted.stopId, stats: emitted.stats,
+        prompt: lazyPrompt(ids, t),
+      });
       step++;
 
-      if (!finished) {
-        if (result.tokens.length > 0) messages.push({ role: 'assistant', content, raw, ids: result.tokens, stop: 'eot', toolCalls: [] });
+      if (!result.finished) {
+        // abort, length or end_of_text: what was said is kept as a finished turn (eot) so the transcript stays valid.
+        if (emitted.tokens.length > 0) t.appendEmitted(assistantMessage(result, 'eot'));
         answer = content;
-        if (result.stop === 'abort') return finish(looped.signal.aborted && !signal.aborted ? 'repetition' : endReason());
-        if (result.stop === 'length') return finish('length');
+        if (emitted.stop === 'abort') return finish(result.interrupted && !signal.aborted ? 'repetition' : endReason());
+        if (emitted.stop === 'length') return finish('length');
         return finish('done');
       }
 
-      messages.push({ role: 'assistant', content, raw, ids: result.tokens, stop: result.stop as 'eom' | 'eot', toolCalls });
+      t.appendEmitted(assistantMessage(result, emitted.stop as 'eom' | 'eot'));
       answer = content;
 
       if (toolCalls.length === 0) {
-        if (result.stop === 'eot') return finish('done');
+        if (emitted.stop === 'eot') return finish('done');
         // <|eom_id|> with nothing to run: one error result so the model can recover; twice ends the loop.
-        messages.push({ role: 'ipython', content: NOTHING_CALLABLE });
+        t.append({ role: 'ipython', content: NOTHING_CALLABLE });
         if (previousWasEmptyEom) return finish('no_progress');
         previousWasEmptyEom = true;
         continue;
@@ -151,10 +150,11 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       previousWasEmptyEom = false;
 
       for (const [index, call] of toolCalls.entries()) {
-        const callId = `${step - 1}.${index}`;
-        emit({ type: 'tool-call', step: step - 1, callId, call });
+        const id = callId(step - 1, index);
+        emit({ type: 'tool-call', step: step - 1, callId: id, call });
         const started = performance.now();
         const recorded = o.recordedResult?.(call, step - 1, index);
+        const counter = lastCountKept(o.tokenizer);
         let outcome: { content: string; isError: boolean; source?: string };
         try {
           outcome =
@@ -165,20 +165,24 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
                   signal,
                   timeoutMs: cfg.toolTimeoutMs,
                   maxResultTokens: cfg.maxResultTokens,
-                  countTokens: (t) => o.tokenizer.encode(t).length,
+                  countTokens: counter.count,
                   confirm: o.confirm,
-                  onConfirmationRequest: () => emit({ type: 'confirmation-request', step: step - 1, callId, call }),
+                  onConfirmationRequest: () => emit({ type: 'confirmation-request', step: step - 1, callId: id, call }),
                 });
         } catch (e) {
           if (!isAbortError(e)) throw e;
           // Every call gets its result, even on abort: the transcript must stay renderable.
           for (let rest = index; rest < toolCalls.length; rest++) {
-            messages.push({ role: 'ipython', content: { error: o.signal?.aborted ? LOOP_TEXTS.abortedByUser() : LOOP_TEXTS.timeBudget() } });
+            t.append({ role: 'ipython', content: { error: o.signal?.aborted ? LOOP_TEXTS.abortedByUser() : LOOP_TEXTS.timeBudget() } });
           }
           return finish(endReason());
         }
-        messages.push({ role: 'ipython', content: outcome.content });
-        emit({ type: 'tool-result', step: step - 1, callId, name: call.kind === 'code' ? 'code_interpreter' : call.name, ...outcome, durationMs: performance.now() - started });
+        emit({ type: 'tool-result', step: step - 1, callId: id, name: call.kind === 'code' ? 'code_interpreter' : call.name, ...outcome, durationMs: performance.now() - started });
+        // The result's budget count encoded it already when the counted text is the result: those ids are taken.
+        const result = { role: 'ipython' as const, content: outcome.content };
+        const counted = counter.idsOf(outcome.content);
+        if (counted) t.appendEncoded(result, counted);
+        else t.append(result);
       }
     }
     return finish('max_steps');
@@ -188,49 +192,52 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
   }
 }
 
+/** The emitted step as the transcript keeps it: its ids and terminator, and what was read from it once. */
+function assistantMessage(step: Step, stop: 'eom' | 'eot'): EmittedMessage {
+  return { role: 'assistant', content: step.content, ids: step.result.tokens, stop, toolCalls: step.toolCalls };
+}
+
+/** A step's prompt: its ids, and its text decoded only when something reads it (the Inspector). */
+function lazyPrompt(ids: number[], transcript: Transcript): { ids: number[]; readonly text: string } {
+  let text: string | undefined;
+  return {
+    ids,
+    get text() {
+      return (text ??= transcript.text(ids));
+    },
+  };
+}
+
+/**
+ * A step's text as it streams: `prose` until the model's python tag (id 128010), `call` from it on
+ * (the tag written by name), so the deltas concatenate to the step's raw text.
+ */
+function textDeltas(step: number, emit: (e: AgentEvent) => void): (pieces: readonly string[]) => void {
+  let prose = 0;
+  let call = 0;
+  return (pieces) => {
+    const before = pieces[0]!;
+    if (before.length > prose) emit({ type: 'text-delta', step, text: before.slice(prose), part: 'prose' }), (prose = before.length);
+    if (pieces.length < 2) return;
+    const after = PYTHON_TAG_TEXT + pieces.slice(1).join(PYTHON_TAG_TEXT);
+    if (after.length > call) emit({ type: 'text-delta', step, text: after.slice(call), part: 'call' }), (call = after.length);
+  };
+}
+
+/** A token counter that keeps the ids of the last text it counted. */
+function lastCountKept(tokenizer: TextTokenizer): { count: (text: string) => number; idsOf: (text: string) => number[] | undefined } {
+  let last: { text: string; ids: number[] } | undefined;
+  return {
+    count: (text) => (last = { text, ids: tokenizer.encode(text) }).ids.length,
+    idsOf: (text) => (last?.text === text ? last.ids : undefined),
+  };
+}
+
 /** A signal that aborts after `ms` (a plain timer, cleared when the run ends). */
 function deadline(ms: number): { signal: AbortSignal; clear: () => void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-
-/**
- * Streams a step's ids as text deltas: decoded with UTF-8 boundaries respected, marked `prose` until
- * the model's python tag (id 128010) and `call` after it.
- */
-function streamText(tokenizer: TextTokenizer, step: number, emit: (e: AgentEvent) => void): { push: (ids: number[]) => void; flush: () => void } {
-  const decoder = new StreamDecoder(tokenizer);
-  let part: 'prose' | 'call' = 'prose';
-  let pending = '';
-  const send = () => {
-    if (pending !== '') emit({ type: 'text-delta', step, text: pending, part });
-    pending = '';
-  };
-  return {
-    push: (ids) => {
-      for (const id of ids) {
-        if (id === PYTHON_TAG && part === 'prose') {
-          pending += decoder.flush();
-          send();
-          part = 'call';
-        }
-        pending += decoder.push([id]);
-      }
-      send();
-    },
-    flush: () => {
-      pending += decoder.flush();
-      send();
-    },
-  };
-}
-
-/** The prompt's tool options: the conversation's own when it gives any (a replayed file), else derived from the tools. */
-function toolOptions(tools: ToolSet, conversation: Conversation): Partial<Conversation> {
-  if (conversation.builtinTools !== undefined || conversation.tools !== undefined || tools.size === 0) return {};
-  const { builtinTools, tools: custom } = tools.renderOptions();
-  return { builtinTools, tools: custom };
 }
 
 function definedOnly(o: RunAgentOptions): Partial<typeof DEFAULTS> {

@@ -1,7 +1,8 @@
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../format/builtin-tools';
 import { findForbiddenKey, forbiddenKeyError } from '../format/argument-keys';
 import type { ToolCallConstraint } from '../engine/contract';
-import type { RenderOptions, ToolCall } from '../format/types';
+import type { ToolOptions } from '../format/system-options';
+import type { ToolCall } from '../format/types';
 import { toolSchemaForPrompt } from '../tools/custom-tool';
 import { FAILURE_TEXTS } from '../tools/failure-texts';
 import type { Tool } from '../tools/tool';
@@ -30,7 +31,7 @@ export class ToolSet {
   }
 
   /** builtinTools and custom tool schemas for the renderer. */
-  renderOptions(): Pick<RenderOptions, 'builtinTools' | 'tools'> {
+  renderOptions(): ToolOptions {
     const builtin = BUILTIN_TOOL_NAMES.filter((n) => this.byName.has(n));
     const custom = this.all().filter((t) => !isBuiltinToolName(t.name));
     return { builtinTools: [...builtin], tools: custom.map(toolSchemaForPrompt) };

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EngineLike, GenerateResult } from '../engine/contract';
 import { EOM, EOT, PYTHON_TAG } from '../format/special-tokens';
+import { emittedText } from '../format/render';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import type { ChatTurnRequest } from './chat-types';
 import { runChatTurn } from './chat-turn';
@@ -98,7 +99,8 @@ describe('runChatTurn', () => {
     const ids = emittedIds(['Hi', 'TAG', 'print(1)']);
     const deps = { engine: fakeEngine(ids, [2], EOM), tokenizer, memory: new TranscriptMemory() };
     const called = await runChatTurn(deps, { ...request(false, []), builtinTools: ['code_interpreter'] });
-    expect(called.message).toMatchObject({ raw: 'Hi<|python_tag|>print(1)', ids, stop: 'eom' });
+    expect(called.message).toMatchObject({ ids, stop: 'eom', toolCalls: [{ kind: 'code' }] });
+    expect(emittedText(called.message, tokenizer)).toBe('Hi<|python_tag|>print(1)');
     expect(called.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['code_interpreter', { code: 'print(1)' }]]);
     expect(called).toMatchObject({ content: 'Hi', finish: 'tool_calls' });
 
@@ -113,5 +115,25 @@ describe('runChatTurn', () => {
     const r = await runChatTurn(deps, request(true, []));
     expect(r).toMatchObject({ content: 'Just text.', finish: 'stop', toolCalls: [] });
     expect(r.message.stop).toBe('eot');
+  });
+
+  it('a conversation continued after midnight keeps the date of its first reply (its prompt, and the cached prefix, unchanged)', async () => {
+    let now = new Date(2026, 7, 11, 23, 59);
+    const memory = new TranscriptMemory();
+    const deps = { engine: fakeEngine(tokenizer.encode('Hello.'), [2], EOT), tokenizer, memory, today: () => now };
+    const first = await runChatTurn(deps, request(true, []));
+    expect(first.prompt.text).toContain('Today Date: 11 August 2026');
+    now = new Date(2026, 7, 12, 0, 1);
+    const messages: ChatTurnRequest['messages'] = [
+      ...request(true, []).messages,
+      { source: 'messages[1]', role: 'assistant', content: first.content, toolCalls: first.toolCalls },
+      { source: 'messages[2]', role: 'user', content: 'again' },
+    ];
+    const second = await runChatTurn(deps, { ...request(true, []), messages });
+    expect(second.prompt.ids.slice(0, first.prompt.ids.length)).toEqual(first.prompt.ids);
+    expect(second.prompt.text).toContain('Today Date: 11 August 2026');
+    // A new conversation starts on the new day.
+    const fresh = await runChatTurn(deps, request(true, []));
+    expect(fresh.prompt.text).toContain('Today Date: 12 August 2026');
   });
 });

@@ -1,8 +1,8 @@
 /**
  * One chat turn, shared by every standard surface: the app's messages become the transcript (the
- * model's own messages replayed as emitted), the prompt is rendered exactly as runAgent renders it
- * (src/format/render.ts), the engine generates once, the reply is parsed once from its pieces and
- * remembered under what the app is given back.
+ * model's own messages replayed as emitted; format/transcript.ts, rendered once per request), the
+ * engine generates one step as runAgent's steps do (agent/run-step.ts), and the reply, read once, is
+ * remembered under what the app is given back, with its conversation's date.
  *
  * Invariants: the prompt for the same conversation and tools is byte-identical to runAgent's; the
  * engine's longest-common-prefix cache therefore prefills only what the app appended since its last
@@ -10,17 +10,16 @@
  * and the transcript never holds a call the app was not given.
  */
 import type { EngineLike, SamplingParams } from '../engine/contract';
-import { isAbortError } from '../engine/errors';
+import { runStep, type Step } from '../agent/run-step';
+import { abortError, isAbortError } from '../engine/errors';
 import { BUILTIN_TOOL_NAMES } from '../format/builtin-tools';
-import { parsePieces } from '../format/parse';
-import { renderSegments, segmentsToIds, segmentsToText } from '../format/render';
-import { PYTHON_TAG_TEXT } from '../format/special-tokens';
-import type { Conversation, Message, Segment, TextTokenizer, ToolCall } from '../format/types';
+import { conversationSystemOptions, isoDate } from '../format/system-options';
+import { Transcript } from '../format/transcript';
+import type { Message, TextTokenizer, ToolCall } from '../format/types';
 import { toApiError } from './api-error';
 import type { ChatTurnRequest, ChatTurnResult, TurnFinish } from './chat-types';
 import { ContentStream } from './content-stream';
 import { checkRoom } from './context-room';
-import { generatePieces, type Emitted } from './generate-pieces';
 import { newCallId, replyCalls } from './reply-calls';
 import { toTranscript } from './to-transcript';
 import { checkCallArguments, checkReply, planReplyFormat } from './response-format';
@@ -33,8 +32,13 @@ export interface ChatTurnDeps {
   memory: TranscriptMemory;
   /** What the loaded model needs over Llama's defaults (the micro model is greedy); the request's settings win. */
   modelSampling?: SamplingParams;
-  /** The system block's date when tools are on (default: today, at each request, as runAgent does per run). */
+  /**
+   * The system block's date when tools are on. Default: the date of the conversation's remembered
+   * replies (a conversation keeps its date), else today's by `today`.
+   */
   date?: string | Date;
+  /** The clock a new conversation's date is read from (default: the system clock). */
+  today?: () => Date;
   knowledgeCutoff?: string;
   /** The loaded model's context window: a prompt that leaves no room is refused before generating. */
   contextWindow?: number;
@@ -56,7 +60,7 @@ export interface TurnHandlers {
 export interface PreparedTurn {
   request: ChatTurnRequest;
   plan: ToolChoicePlan;
-  segments: Segment[];
+  transcript: Transcript;
   ids: number[];
 }
 
@@ -67,10 +71,10 @@ export interface PreparedTurn {
 export function prepareChatTurn(deps: ChatTurnDeps, request: ChatTurnRequest): PreparedTurn {
   try {
     const plan = planReplyFormat(planToolChoice(request, deps.tokenizer), request);
-    const segments = renderSegments(conversationOf(deps, request));
-    const ids = segmentsToIds(segments, deps.tokenizer);
+    const transcript = transcriptOf(deps, request);
+    const ids = transcript.prompt();
     checkRoom(ids.length, request.maxTokens, deps.contextWindow);
-    return { request, plan, segments, ids };
+    return { request, plan, transcript, ids };
   } catch (e) {
     throw toApiError(e);
   }
@@ -86,10 +90,10 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
       if (!started) (started = true), handlers.onStart?.();
     };
     const send = (delta: string) => delta !== '' && handlers.onContent?.(delta);
-    const emitted = await generatePieces(
-      deps.engine,
-      deps.tokenizer,
-      {
+    const step = await runStep({
+      engine: deps.engine,
+      tokenizer: deps.tokenizer,
+      request: {
         tokens: ids,
         sampling: { ...deps.modelSampling, ...request.sampling },
         maxTokens: request.maxTokens,
@@ -98,27 +102,37 @@ export async function runPreparedTurn(deps: ChatTurnDeps, turn: PreparedTurn, ha
         ...(request.cacheSalt ? { cacheSalt: request.cacheSalt } : {}),
         ...(request.logprobs !== undefined ? { logprobs: request.logprobs } : {}),
       },
-      request.stop,
-      handlers.signal,
-      (pieces) => (start(), send(stream.update(pieces))),
-    );
+      readCalls: plan.readCalls,
+      stops: request.stop,
+      ...(handlers.signal ? { signal: handlers.signal } : {}),
+      onText: (pieces) => (start(), send(stream.update(pieces))),
+    });
+    if (handlers.signal?.aborted) throw abortError('the request was aborted');
     start();
-    const reply = readReply(emitted, plan.readCalls);
-    if (reply.finish === 'stop' && emitted.stoppedBy === null) checkReply(reply.content, request.replyFormat);
+    const reply = readReply(step);
+    if (reply.finish === 'stop' && step.stoppedBy === null) checkReply(reply.content, request.replyFormat);
     checkCallArguments(reply.calls, request.tools);
     const toolCalls = replyCalls(reply.calls, deps.newId ?? newCallId);
-    deps.memory.remember(reply.content, toolCalls, reply.message);
+    const date = turn.transcript.options.date;
+    deps.memory.remember(reply.content, toolCalls, reply.message, date instanceof Date ? isoDate(date) : date);
     send(stream.finish(reply.content));
-    const { stats } = emitted.result;
+    const { stats } = step.result;
+    const transcript = turn.transcript;
+    let text: string | undefined;
     return {
       content: reply.content,
       toolCalls,
       finish: reply.finish,
-      stop: emitted.result.stop,
+      stop: step.result.stop,
       usage: { promptTokens: stats.promptTokens, completionTokens: stats.decodedTokens, cachedTokens: stats.reusedTokens },
       message: reply.message,
-      ...(emitted.result.logprobs ? { logprobs: emitted.result.logprobs } : {}),
-      prompt: { ids, text: segmentsToText(turn.segments) },
+      ...(step.result.logprobs ? { logprobs: step.result.logprobs } : {}),
+      prompt: {
+        ids,
+        get text() {
+          return (text ??= transcript.text(ids));
+        },
+      },
     };
   } catch (e) {
     if (isAbortError(e)) throw e;
@@ -130,33 +144,31 @@ export function runChatTurn(deps: ChatTurnDeps, request: ChatTurnRequest, handle
   return runPreparedTurn(deps, prepareChatTurn(deps, request), handlers);
 }
 
-/** The conversation runAgent would render: tool options from the offered tools, the date pinned when any is on. */
-function conversationOf(deps: ChatTurnDeps, request: ChatTurnRequest): Conversation {
+/**
+ * The transcript runAgent would hold: tool options from the offered tools, the date the conversation
+ * already has (given, or its remembered replies'), else today's.
+ */
+function transcriptOf(deps: ChatTurnDeps, request: ChatTurnRequest): Transcript {
+  const { messages, date } = toTranscript(request.messages, deps.memory);
   const builtinTools = BUILTIN_TOOL_NAMES.filter((n) => request.builtinTools.includes(n));
-  const offered = builtinTools.length + request.tools.length > 0;
-  const date = deps.date ?? (offered ? new Date() : undefined);
-  return {
-    messages: toTranscript(request.messages, deps.memory),
-    builtinTools: [...builtinTools],
-    tools: request.tools,
-    ...(date !== undefined ? { date } : {}),
+  const given = {
+    ...(deps.date !== undefined || date !== undefined ? { date: deps.date ?? date } : {}),
     ...(deps.knowledgeCutoff !== undefined ? { knowledgeCutoff: deps.knowledgeCutoff } : {}),
   };
+  const options = conversationSystemOptions(given, { builtinTools: [...builtinTools], tools: request.tools }, deps.today);
+  return new Transcript(deps.tokenizer, options, messages);
 }
 
 /**
- * The reply, read once. As in runAgent: a reply cut short (length, end_of_text, a stop string) keeps
- * its text as a finished turn (eot) and makes no call. An eom that made no call is kept as eot: the
- * app was given no call to answer, so the transcript waits for none.
+ * The reply, read once (run-step.ts). An eom that made no call is kept as eot: the app was given no
+ * call to answer, so the transcript waits for none.
  */
-function readReply(emitted: Emitted, readCalls: boolean): { content: string; calls: ToolCall[]; finish: TurnFinish; message: Message } {
-  const { result, pieces } = emitted;
-  const raw = pieces.join(PYTHON_TAG_TEXT);
-  const finished = (result.stop === 'eom' || result.stop === 'eot') && emitted.stoppedBy === null;
-  const parsed = readCalls ? parsePieces(pieces, finished ? (result.stop as 'eom' | 'eot') : 'eot') : { content: raw, toolCalls: [] };
-  const calls = finished ? parsed.toolCalls : [];
+function readReply(step: Step): { content: string; calls: ToolCall[]; finish: TurnFinish; message: Message } {
+  const { result } = step;
+  const calls = step.toolCalls;
   const stop = calls.length > 0 ? (result.stop as 'eom' | 'eot') : 'eot';
-  const message: Message = { role: 'assistant', content: parsed.content, raw, ...(emitted.ids ? { ids: emitted.ids } : {}), stop, toolCalls: calls };
+  // The emitted ids are the message; a reply cut by a stop string has only its text.
+  const message: Message = { role: 'assistant', content: step.content, ...(step.ids ? { ids: step.ids } : { raw: step.raw }), stop, toolCalls: calls };
   const finish: TurnFinish = calls.length > 0 ? 'tool_calls' : result.stop === 'length' ? 'length' : 'stop';
-  return { content: parsed.content, calls, finish, message };
+  return { content: step.content, calls, finish, message };
 }

@@ -2,7 +2,7 @@
  * The surfaces' messages → the format's transcript (shared/FORMAT.md "Roles and turns").
  *
  * Invariants:
- * - An assistant message the app sends back unchanged is the one the model emitted (raw text, ids,
+ * - An assistant message the app sends back unchanged is the one the model emitted (ids,
  *   terminator, parsed calls: see transcript-memory.ts); any other is written in structured form, its
  *   arguments parsed from JSON (a 400 naming the field when they are not a JSON object).
  * - Tool results are matched to calls by id, and become ipython turns in the order of the calls,
@@ -20,8 +20,10 @@ import type { TranscriptMemory } from './transcript-memory';
 type ToolMessage = Extract<ApiMessage, { role: 'tool' }>;
 type AssistantMessage = Extract<ApiMessage, { role: 'assistant' }>;
 
-export function toTranscript(messages: readonly ApiMessage[], memory: TranscriptMemory): Message[] {
+/** `date`: the system block date of the conversation's first remembered reply (it keeps that date), if any. */
+export function toTranscript(messages: readonly ApiMessage[], memory: TranscriptMemory): { messages: Message[]; date?: string } {
   const out: Message[] = [];
+  let date: string | undefined;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role === 'tool') throw invalidField(m.source, 'a tool message must follow an assistant message with tool_calls');
@@ -29,18 +31,19 @@ export function toTranscript(messages: readonly ApiMessage[], memory: Transcript
       out.push({ role: m.role, content: m.content });
       continue;
     }
-    out.push(assistantMessage(m, memory));
+    const recalled = memory.recallEntry(m.content, m.toolCalls);
+    date ??= recalled?.date;
+    out.push(recalled?.message ?? assistantMessage(m));
     let end = i + 1;
     while (end < messages.length && messages[end]!.role === 'tool') end++;
     out.push(...orderedResults(m, messages.slice(i + 1, end) as ToolMessage[]));
     i = end - 1;
   }
-  return out;
+  return { messages: out, ...(date !== undefined ? { date } : {}) };
 }
 
-function assistantMessage(m: AssistantMessage, memory: TranscriptMemory): Message {
-  const emitted = memory.recall(m.content, m.toolCalls);
-  if (emitted) return emitted;
+/** An assistant message the memory does not hold, in structured form. */
+function assistantMessage(m: AssistantMessage): Message {
   const message: Message = { role: 'assistant', content: m.content };
   if (m.toolCalls.length > 0) {
     message.tool_calls = m.toolCalls.map((call, j) => ({ function: { name: call.name, arguments: argumentsObject(call, `${m.source}.tool_calls[${j}]`) } }));

@@ -2,7 +2,7 @@ import { isBuiltinToolName } from './builtin-tools';
 import { FormatError } from './errors';
 import { parseAssistantOutput } from './parse';
 import { EOM_TEXT, EOT_TEXT } from './special-tokens';
-import type { Conversation, Message, Role, StructuredToolCall } from './types';
+import type { Conversation, Message, Role, StructuredToolCall, ToolCall, ToolCallKind } from './types';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'ipython', 'tool']);
 
@@ -14,8 +14,8 @@ export function normalizeRole(role: Message['role']): Role {
 /** The terminator of an assistant message: `stop` when given, else what the model would have used. */
 export function assistantStop(message: Message): 'eom' | 'eot' {
   if (message.stop) return message.stop;
-  if (message.raw !== undefined) {
-    const calls = message.toolCalls ?? parseAssistantOutput(message.raw).toolCalls;
+  if (message.raw !== undefined || message.toolCalls !== undefined) {
+    const calls = message.toolCalls ?? parseAssistantOutput(message.raw!).toolCalls;
     return calls.some((c) => c.kind === 'builtin' || c.kind === 'code') ? 'eom' : 'eot';
   }
   const calls = message.tool_calls ?? [];
@@ -34,9 +34,11 @@ export function isCustomName(name: string): boolean {
 export function expectedResults(message: Message): number {
   const stop = assistantStop(message);
   const calls =
-    message.raw !== undefined
-      ? (message.toolCalls ?? parseAssistantOutput(message.raw + (stop === 'eom' ? EOM_TEXT : EOT_TEXT)).toolCalls).length
-      : (message.tool_calls?.length ?? 0);
+    message.toolCalls !== undefined
+      ? message.toolCalls.length
+      : message.raw !== undefined
+        ? parseAssistantOutput(message.raw + (stop === 'eom' ? EOM_TEXT : EOT_TEXT)).toolCalls.length
+        : (message.tool_calls?.length ?? 0);
   return calls === 0 && stop === 'eom' ? 1 : calls;
 }
 
@@ -44,43 +46,58 @@ export function expectedResults(message: Message): number {
  * Turn order (shared/FORMAT.md "Roles and turns"): a system message only first; an ipython turn only
  * after an assistant turn that made calls, exactly one per call, in order. A conversation may end
  * right after an assistant call whose results are not in yet only when no generation prompt follows.
+ * Checked one message at a time, so a transcript that grows is checked once per message.
  */
-export function validateTurnOrder(messages: readonly Message[], addGenerationPrompt: boolean): void {
-  let pending = 0;
-  let callerIndex = -1;
-  messages.forEach((message, index) => {
+export class TurnOrder {
+  private pending = 0;
+  private callerIndex = -1;
+  private index = 0;
+
+  /** Accepts the next message, or throws a FormatError naming it. */
+  push(message: Message): void {
+    const index = this.index++;
     const role = normalizeRole(message.role);
     if (role === 'ipython') {
-      if (pending === 0) {
+      if (this.pending === 0) {
         throw new FormatError(
           'turn_order',
           `messages[${index}]: an ipython turn must follow an assistant turn that made a call` +
-            (callerIndex >= 0 ? ` (messages[${callerIndex}]'s calls already have their results)` : ''),
+            (this.callerIndex >= 0 ? ` (messages[${this.callerIndex}]'s calls already have their results)` : ''),
         );
       }
-      pending--;
+      this.pending--;
       return;
     }
-    if (pending > 0) {
+    if (this.pending > 0) {
       throw new FormatError(
         'turn_order',
-        `messages[${index}]: messages[${callerIndex}] made calls still waiting for ${pending} ipython result(s)`,
+        `messages[${index}]: messages[${this.callerIndex}] made calls still waiting for ${this.pending} ipython result(s)`,
       );
     }
     if (role === 'system' && index !== 0) {
       throw new FormatError('turn_order', `messages[${index}]: a system message may only come first`);
     }
     if (role === 'assistant') {
-      pending = expectedResults(message);
-      callerIndex = index;
+      this.pending = expectedResults(message);
+      this.callerIndex = index;
     }
-  });
-  if (pending > 0 && addGenerationPrompt) {
-    throw new FormatError(
-      'turn_order',
-      `messages[${callerIndex}] made calls still waiting for ${pending} ipython result(s); cannot prompt for generation`,
-    );
   }
+
+  /** Throws unless every call so far has its results (a generation prompt may follow). */
+  checkCanGenerate(): void {
+    if (this.pending > 0) {
+      throw new FormatError(
+        'turn_order',
+        `messages[${this.callerIndex}] made calls still waiting for ${this.pending} ipython result(s); cannot prompt for generation`,
+      );
+    }
+  }
+}
+
+export function validateTurnOrder(messages: readonly Message[], addGenerationPrompt: boolean): void {
+  const order = new TurnOrder();
+  for (const message of messages) order.push(message);
+  if (addGenerationPrompt) order.checkCanGenerate();
 }
 
 /** Reads an untrusted JSON value (the CLI's FILE, a stored conversation) into a Conversation, or throws a FormatError naming the bad field. */
@@ -124,7 +141,7 @@ function parseMessage(value: unknown, path: string, bad: (path: string, what: st
   }
   const role = m.role as Message['role'];
   const hasRaw = m.raw !== undefined;
-  if (m.content === undefined && !hasRaw && m.tool_calls === undefined) bad(`${path}.content`, 'missing');
+  if (m.content === undefined && !hasRaw && m.ids === undefined && m.tool_calls === undefined) bad(`${path}.content`, 'missing');
   const content = m.content ?? '';
   if (typeof content !== 'string' && !isObject(content) && !Array.isArray(content)) {
     bad(`${path}.content`, 'expected a string or an object');
@@ -141,9 +158,16 @@ function parseMessage(value: unknown, path: string, bad: (path: string, what: st
     message.stop = m.stop as 'eom' | 'eot';
   }
   if (m.ids !== undefined) {
-    if (!hasRaw) bad(`${path}.ids`, 'ids need the raw text they encode');
+    if (role !== 'assistant') bad(`${path}.ids`, 'only assistant messages have emitted ids');
     if (!Array.isArray(m.ids) || !m.ids.every((id) => Number.isInteger(id) && id >= 0)) bad(`${path}.ids`, 'expected token ids');
+    if (!hasRaw && m.stop === undefined) bad(`${path}.stop`, 'ids without raw text need their terminator ("eom" or "eot")');
+    if (!hasRaw && m.toolCalls === undefined) bad(`${path}.toolCalls`, 'ids without raw text need the calls read from them');
     message.ids = m.ids as number[];
+  }
+  if (m.toolCalls !== undefined) {
+    if (role !== 'assistant') bad(`${path}.toolCalls`, 'only assistant messages make calls');
+    if (!Array.isArray(m.toolCalls) || !m.toolCalls.every(isToolCall)) bad(`${path}.toolCalls`, 'expected parsed calls {kind, name, arguments}');
+    message.toolCalls = m.toolCalls as ToolCall[];
   }
   if (m.tool_calls !== undefined) {
     if (role !== 'assistant') bad(`${path}.tool_calls`, 'only assistant messages make calls');
@@ -170,6 +194,14 @@ function parseStructuredCall(value: unknown, path: string, bad: (path: string, w
   }
   if (!isObject(args)) bad(`${path}.function.arguments`, 'expected an object or a JSON string of one');
   return { function: { name: name as string, arguments: args as Record<string, unknown> } };
+}
+
+const CALL_KINDS: Record<ToolCallKind, true> = { builtin: true, code: true, custom: true, invalid: true };
+
+function isToolCall(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  const c = v as Record<string, unknown>;
+  return typeof c.kind === 'string' && Object.hasOwn(CALL_KINDS, c.kind) && typeof c.name === 'string' && isObject(c.arguments);
 }
 
 function isObject(v: unknown): v is object {

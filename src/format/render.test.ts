@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from './errors';
-import { renderIds, renderPrompt, renderSegments, segmentsToIds } from './render';
+import { parseConversation } from './conversation';
+import { emittedText, renderIds, renderPrompt, renderSegments, segmentsToIds, segmentsToText } from './render';
 import { loadTokenizer } from './tokenizer/load-node';
 import type { Conversation, Message } from './types';
 import { WORKED_EXAMPLE_PROMPT, WORKED_EXAMPLE_RESULT as RESULT } from '../../tests/fixtures/worked-example';
@@ -229,5 +230,29 @@ describe('segmentsToIds', () => {
     const raw = tokenizer.decode(emitted);
     const replayed = renderIds({ messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: '', raw, ids: emitted, stop: 'eot' }], addGenerationPrompt: false }, tokenizer);
     expect(replayed.length).toBeGreaterThan(200_000);
+  });
+});
+
+describe('an emitted message stored as its ids, terminator and calls', () => {
+  const call = '<|python_tag|>brave_search.call(query="Reykjavik population")';
+  const ids = [128010, ...tokenizer.encode('brave_search.call(query="Reykjavik population")')];
+  const calls = [{ kind: 'builtin' as const, name: 'brave_search', arguments: { query: 'Reykjavik population' } }];
+
+  it('renders as its ids, byte for byte the same prompt as its raw text; text needs the tokenizer', () => {
+    const stored = workedExample({ role: 'assistant', content: '', ids, stop: 'eom', toolCalls: calls });
+    const asText = workedExample({ role: 'assistant', content: '', raw: call, stop: 'eom' });
+    expect(renderIds(stored, tokenizer)).toEqual(renderIds(asText, tokenizer));
+    expect(segmentsToText(renderSegments(stored), tokenizer)).toBe(WORKED_EXAMPLE_PROMPT);
+    expect(() => segmentsToText(renderSegments(stored))).toThrow(/needs the tokenizer/);
+    expect(emittedText(stored.messages[1]!, tokenizer)).toBe(call);
+  });
+
+  it('a file may give ids alone with their terminator and calls; without either it is refused, naming the field', () => {
+    const message = { role: 'assistant', content: '', ids, stop: 'eom', toolCalls: calls };
+    const file = (m: object) => ({ messages: [{ role: 'user', content: 'q' }, m, { role: 'ipython', content: 'r' }] });
+    expect(parseConversation(file(message)).messages[1]).toMatchObject({ ids, stop: 'eom', toolCalls: calls });
+    expect(() => parseConversation(file({ ...message, stop: undefined }))).toThrow(/messages\[1\]\.stop: ids without raw text need their terminator/);
+    expect(() => parseConversation(file({ ...message, toolCalls: undefined }))).toThrow(/messages\[1\]\.toolCalls: ids without raw text need the calls/);
+    expect(() => parseConversation(file({ ...message, toolCalls: [{ name: 'x' }] }))).toThrow(/toolCalls: expected parsed calls/);
   });
 });

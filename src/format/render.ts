@@ -28,10 +28,15 @@ function contentText(content: Message['content']): string {
 
 /** One whole turn: header, content, terminator. Content never yields a special id. */
 export function messageSegments(message: Message): Segment[] {
+  return [...headerSegments(normalizeRole(message.role)), ...turnBodySegments(message)];
+}
+
+/** A turn after its header: content, terminator. */
+export function turnBodySegments(message: Message): Segment[] {
   const role = normalizeRole(message.role);
   const body = role === 'assistant' ? assistantBody(message) : [text(contentText(message.content))];
   const terminator = role === 'assistant' && assistantStop(message) === 'eom' ? EOM : EOT;
-  return [...headerSegments(role), ...body, special(terminator)];
+  return [...body, special(terminator)];
 }
 
 /**
@@ -39,6 +44,7 @@ export function messageSegments(message: Message): Segment[] {
  * known); only without raw text is a structured call written the way the model writes it.
  */
 function assistantBody(message: Message): Segment[] {
+  if (message.raw === undefined && message.ids !== undefined) return [{ kind: 'emitted', ids: message.ids }];
   if (message.raw !== undefined) {
     if (message.ids) return [{ kind: 'text', text: message.raw, ids: message.ids }];
     const out: Segment[] = [];
@@ -80,6 +86,36 @@ function args(call: StructuredToolCall): Record<string, unknown> {
 }
 
 /**
+ * The messages as written: with options, the system block (built from them, the caller's own system
+ * message after it) comes first and custom tools go into the first user turn; without options,
+ * the messages exactly as given. Roles normalized. With `toolsLater`, a conversation without a user
+ * turn yet is written without the custom tools (the caller writes them into the user turn it appends).
+ */
+export function writtenMessages(conversation: Conversation, toolsLater = false): Message[] {
+  let messages: Message[] = conversation.messages.map((m) => ({ ...m, role: normalizeRole(m.role) }));
+  if (!hasSystemOptions(conversation)) return messages;
+  const first = messages[0];
+  const callerSystem = first?.role === 'system' ? contentText(first.content) : undefined;
+  if (first?.role === 'system') messages = messages.slice(1);
+  messages.unshift({ role: 'system', content: systemBlock(conversation, callerSystem) });
+  const tools = conversation.tools ?? [];
+  if (tools.length > 0) {
+    const userIndex = messages.findIndex((m) => m.role === 'user');
+    if (userIndex < 0) {
+      if (toolsLater) return messages;
+      throw new FormatError('missing_user_turn', 'custom tools are written into the first user turn, and there is none');
+    }
+    messages[userIndex] = withCustomTools(messages[userIndex]!, tools);
+  }
+  return messages;
+}
+
+/** A user turn with the custom tools' instructions written before its text. */
+export function withCustomTools(user: Message, tools: readonly object[]): Message {
+  return { ...user, content: customToolsUserContent(tools, contentText(user.content)) };
+}
+
+/**
  * Conversation → segments (shared/FORMAT.md). With options, the system block is built from them and
  * custom tools go into the first user turn; without options, messages are rendered exactly as given.
  * Validates turn order first; throws FormatError.
@@ -87,31 +123,30 @@ function args(call: StructuredToolCall): Record<string, unknown> {
 export function renderSegments(conversation: Conversation): Segment[] {
   const addGenerationPrompt = conversation.addGenerationPrompt ?? true;
   validateTurnOrder(conversation.messages, addGenerationPrompt);
-  let messages = conversation.messages.map((m) => ({ ...m, role: normalizeRole(m.role) }));
-  if (hasSystemOptions(conversation)) {
-    const first = messages[0];
-    const callerSystem = first?.role === 'system' ? contentText(first.content) : undefined;
-    if (first?.role === 'system') messages = messages.slice(1);
-    messages.unshift({ role: 'system', content: systemBlock(conversation, callerSystem) });
-    const tools = conversation.tools ?? [];
-    if (tools.length > 0) {
-      const userIndex = messages.findIndex((m) => m.role === 'user');
-      if (userIndex < 0) {
-        throw new FormatError('missing_user_turn', 'custom tools are written into the first user turn, and there is none');
-      }
-      const user = messages[userIndex]!;
-      messages[userIndex] = { ...user, content: customToolsUserContent(tools, contentText(user.content)) };
-    }
-  }
   const out: Segment[] = [special(BEGIN_OF_TEXT)];
-  for (const m of messages) out.push(...messageSegments(m));
+  for (const m of writtenMessages(conversation)) out.push(...messageSegments(m));
   if (addGenerationPrompt) out.push(...generationPromptSegments());
   return out;
 }
 
-/** The prompt as a string: special tokens written as their names. */
-export function segmentsToText(segments: readonly Segment[]): string {
-  return segments.map((s) => (s.kind === 'special' ? specialTokenName(s.id) : s.text)).join('');
+/**
+ * The prompt as a string: special tokens written as their names. Emitted ids stored without their
+ * text are decoded, so they need the tokenizer (a FormatError without one).
+ */
+export function segmentsToText(segments: readonly Segment[], tokenizer?: TextTokenizer): string {
+  return segments
+    .map((s) => {
+      if (s.kind === 'special') return specialTokenName(s.id);
+      if (s.kind === 'text') return s.text;
+      if (!tokenizer) throw new FormatError('invalid_input', 'an assistant message given as ids without raw text needs the tokenizer to be written as text');
+      return tokenizer.decode(s.ids);
+    })
+    .join('');
+}
+
+/** An assistant message's text as the model emitted it (the tag by name): `raw`, else its ids decoded. */
+export function emittedText(message: Message, tokenizer: TextTokenizer): string | undefined {
+  return message.raw ?? (message.ids !== undefined ? tokenizer.decode(message.ids) : undefined);
 }
 
 /**
@@ -123,11 +158,11 @@ export function segmentsToIds(segments: readonly Segment[], tokenizer: TextToken
   for (const s of segments) {
     if (s.kind === 'special') {
       ids.push(s.id);
+    } else if (s.kind === 'emitted') {
+      checkEmitted(s.ids);
+      append(ids, s.ids);
     } else if (s.ids) {
-      // <|python_tag|> is the one special token that occurs inside an assistant message body.
-      if (s.ids.some((id) => id >= FIRST_SPECIAL_ID && id !== PYTHON_TAG)) {
-        throw new FormatError('ids_mismatch', 'an assistant message\'s ids hold a special token other than <|python_tag|>');
-      }
+      checkEmitted(s.ids);
       if (tokenizer.decode(s.ids) !== s.text) {
         throw new FormatError('ids_mismatch', 'an assistant message\'s ids do not decode to its raw text');
       }
@@ -137,6 +172,13 @@ export function segmentsToIds(segments: readonly Segment[], tokenizer: TextToken
     }
   }
   return ids;
+}
+
+/** <|python_tag|> is the one special token that occurs inside an assistant message body. */
+export function checkEmitted(ids: readonly number[]): void {
+  if (ids.some((id) => id >= FIRST_SPECIAL_ID && id !== PYTHON_TAG)) {
+    throw new FormatError('ids_mismatch', "an assistant message's ids hold a special token other than <|python_tag|>");
+  }
 }
 
 /** Appends without spreading: a huge message would exceed the engine's argument limit as `push(...ids)`. */

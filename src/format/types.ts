@@ -15,16 +15,21 @@ export interface Message {
   content: string | object;
   tool_calls?: StructuredToolCall[];
   /**
-   * What the model emitted for this assistant message, verbatim and without its terminator.
-   * `<|python_tag|>` is the one special token recognized inside it.
+   * What the model emitted for this assistant message as text, verbatim and without its terminator
+   * (a file or an app that has no ids; a reply cut by a stop string). `<|python_tag|>` is the one
+   * special token recognized inside it.
    */
   raw?: string;
-  /** The terminator the model sampled after `raw`. */
+  /** The terminator the model sampled. */
   stop?: 'eom' | 'eot';
-  /** The emitted token ids of `raw` (no terminator); replayed instead of re-encoding the text. */
+  /**
+   * The emitted token ids (no terminator), replayed as they are. A message the loop or the API
+   * emitted is stored as these ids, `stop` and `toolCalls` (its text is decoded from the ids when
+   * needed: emittedText()); with `raw` too (a file), they must decode to it.
+   */
   ids?: number[];
   /**
-   * The calls parsed from `raw` once, when it was emitted (kept so history is never re-parsed; `invalid`
+   * The calls read once, when the message was emitted (kept so history is never re-parsed; `invalid`
    * calls included). Absent: `raw` is read in its text form when the turn order needs the calls.
    */
   toolCalls?: ToolCall[];
@@ -52,7 +57,9 @@ export interface Conversation extends RenderOptions {
 /** A piece of the prompt: a special token written by the structure, or text encoded on its own. */
 export type Segment =
   | { kind: 'special'; id: number }
-  | { kind: 'text'; text: string; /** ids the model emitted for exactly this text */ ids?: number[] };
+  | { kind: 'text'; text: string; /** ids the model emitted for exactly this text */ ids?: number[] }
+  /** Emitted ids stored without their text: they are the message's body. */
+  | { kind: 'emitted'; ids: number[] };
 
 export type ToolCallKind = 'builtin' | 'code' | 'custom' | 'invalid';
 

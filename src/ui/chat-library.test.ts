@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptIds, withScriptedSteps } from '../agent/scripted-output';
 import type { LoadedModelInfo } from '../engine/contract';
+import { parseConversation } from '../format/conversation';
+import { emittedText } from '../format/render';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { Engine } from '../../worker/engine';
@@ -99,7 +101,10 @@ describe('ChatLibrary', () => {
     expect((await library.list())[0]!.title).toBe('Trip planning');
     const exported = (await library.exportJson(id))!;
     expect(exported.name).toBe('trip-planning.json');
-    expect(JSON.parse(exported.json)).toMatchObject({ title: 'Trip planning', model: 'tiny-llama', addGenerationPrompt: false, messages: [{ role: 'user', content: 'Plan a trip' }, { role: 'assistant', raw: 'Go north.' }] });
+    const file = JSON.parse(exported.json);
+    expect(file).toMatchObject({ title: 'Trip planning', model: 'tiny-llama', addGenerationPrompt: false, messages: [{ role: 'user', content: 'Plan a trip' }, { role: 'assistant', stop: 'eot', toolCalls: [] }] });
+    // The answer is stored as the ids the model emitted; the CLI reads the file back to the same text.
+    expect(emittedText(parseConversation(file).messages[1]!, tokenizer)).toBe('Go north.');
     // A new turn does not take the chosen name back.
     await ask('And south?', 'Also fine.');
     expect((await library.list())[0]!.title).toBe('Trip planning');

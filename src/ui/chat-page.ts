@@ -138,6 +138,7 @@ export class ChatPage {
     const inspectorToggle = h('button', { type: 'button', class: 'secondary small toggle-inspector', 'aria-controls': 'inspector', 'aria-expanded': 'false' }, 'Inspector');
     const setInspector = (open: boolean) => {
       inspectorPane.hidden = !open;
+      inspector.setShown(open);
       inspectorToggle.setAttribute('aria-expanded', String(open));
       this.el.classList.toggle('inspector-open', open);
       if (open) inspectorPane.querySelector<HTMLElement>('.close-inspector')?.focus();

@@ -11,6 +11,7 @@ import type { ToolCall } from '../format/types';
 import { defineCustomTool } from '../tools/custom-tool';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { Engine } from '../../worker/engine';
+import { countingTokenizer } from '../../tests/support/counting-tokenizer';
 import { ChatSession, type ConfirmAnswer, type SessionEvent } from './chat-session';
 
 const tokenizer = loadTokenizer();
@@ -74,6 +75,34 @@ describe('ChatSession', () => {
     const stats = firstStepOfTurn2?.type === 'agent' && firstStepOfTurn2.event.type === 'step-finish' ? firstStepOfTurn2.event.stats : null;
     expect(stats!.reusedTokens).toBeGreaterThan(50);
     expect(stats!.prefilledTokens).toBeLessThan(stats!.reusedTokens!);
+  });
+
+  it('a conversation keeps its date past midnight; a follow-up and contextTokens() encode nothing already rendered', async () => {
+    const counting = countingTokenizer(tokenizer);
+    let now = new Date(2026, 7, 11, 23, 59);
+    const forcing = withScriptedSteps(engine);
+    const s = new ChatSession({
+      engine: forcing,
+      tokenizer: () => counting,
+      model: () => model,
+      tools: () => [weather],
+      settings: () => ({ sampling: { temperature: 0 }, maxSteps: 4, maxTokensPerStep: 64 }),
+      confirm: async () => 'always',
+      today: () => now,
+    });
+    const prompts: string[] = [];
+    s.on((e) => e.type === 'agent' && e.event.type === 'step-finish' && prompts.push(e.event.prompt.text));
+    forcing.forceNextRun([CALL, 'Sunny in Paris.<|eot_id|>'].map((x) => scriptIds(x, tokenizer)));
+    await s.send('Weather in Paris?');
+    now = new Date(2026, 7, 12, 0, 1);
+    const before = counting.encoded.length;
+    expect(s.contextTokens()).toBeGreaterThan(0);
+    expect(counting.encoded.length).toBe(before); // read from the transcript, not rendered
+    forcing.forceNextRun([scriptIds('Still sunny.<|eot_id|>', tokenizer)]);
+    await s.send('And now?');
+    expect(prompts.every((p) => p.includes('Today Date: 11 August 2026'))).toBe(true);
+    expect(counting.encoded.slice(before)).toEqual(['And now?']); // only the new user turn's text
+    expect(s.snapshot().renderOptions.date).toBe('2026-08-11');
   });
 
   it('an error leaves the transcript as it was; regenerate retries the same message', async () => {

@@ -2,7 +2,7 @@
  * One conversation with the loaded model, no DOM: send, stop, edit-and-resend any user message,
  * regenerate any answer, switch between the alternatives, start over, restore a stored one. The
  * conversation is a tree of turns (conversation-tree.ts); what is shown is its active path, and every
- * turn's reply is what the run's `finish` returned (raw emitted text and ids kept), never rebuilt. So
+ * turn's reply is what the run's `finish` returned (emitted ids, terminator and calls kept), never rebuilt. So
  * each prompt shares its longest prefix with what the engine last saw, and only what diverges is
  * prefilled — a follow-up after the answer, a regenerate of an older turn, an edited message.
  *
@@ -20,8 +20,9 @@ import { runAgent } from '../agent/run-agent';
 import { ToolSet } from '../agent/tool-set';
 import type { EngineLike, LoadedModelInfo, SamplingParams, SerializedError } from '../engine/contract';
 import { EngineError, serializeError } from '../engine/errors';
-import { renderSegments, segmentsToIds } from '../format/render';
-import type { Conversation, Message, TextTokenizer, ToolCall } from '../format/types';
+import { conversationSystemOptions, type ToolOptions } from '../format/system-options';
+import { Transcript, type SystemOptions } from '../format/transcript';
+import type { Message, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
 import { ConversationTree, ROOT, transcriptOf, type StoredToolResult, type TreeData, type TurnNode } from './conversation-tree';
 import type { RenderedOptions } from './stored-conversation';
@@ -71,6 +72,12 @@ export interface SessionSnapshot {
   renderOptions: RenderedOptions;
 }
 
+/** The rendered transcript of one branch: the turns it covers, first to last. */
+interface Rendered {
+  transcript: Transcript;
+  turns: string[];
+}
+
 interface FailedRun {
   userText: string;
   parent: string;
@@ -85,6 +92,8 @@ export class ChatSession {
   private runs = 0;
   private allowed = new Set<string>();
   private rendered: RenderedOptions = {};
+  /** The last branch rendered (after a run: the run's own transcript), grown and sliced rather than rendered again. */
+  private shown: Rendered | null = null;
   /** Bumped by clear() and restore(): a run that started before either writes nothing back. */
   private epoch = 0;
 
@@ -195,20 +204,37 @@ export class ChatSession {
   }
 
   /**
-   * Tokens the shown branch takes in the context: its prompt as rendered, without a generation
+   * Tokens the shown branch takes in the context: its transcript's length, without a generation
    * prompt (after a run, what the KV cache holds: the last prompt, the emitted ids and the stop id);
-   * null before a tokenizer is there.
+   * null before a tokenizer is there, or when the branch is not renderable on its own (a stopped
+   * call still waiting on its result).
    */
   contextTokens(): number | null {
     const tokenizer = this.o.tokenizer();
     if (!tokenizer) return null;
-    const messages = this.transcript;
-    if (messages.length === 0) return 0;
+    const path = this.tree.activePath();
+    if (path.length === 0) return 0;
     try {
-      return segmentsToIds(renderSegments({ ...this.rendered, messages, addGenerationPrompt: false }), tokenizer).length;
+      return this.transcriptAt(path, tokenizer, this.rendered).length;
     } catch {
-      return null; // not renderable on its own (a stopped call still waiting on its result)
+      return null;
     }
+  }
+
+  /**
+   * The rendered transcript of `path` (a copy, free to grow): the shown one, or a prefix of it, when
+   * it covers the path with these options; otherwise rendered now and remembered.
+   */
+  private transcriptAt(path: readonly TurnNode[], tokenizer: TextTokenizer, options: SystemOptions): Transcript {
+    const turns = path.map((n) => n.id);
+    const shown = this.shown;
+    const sameOptions = shown !== null && JSON.stringify(shown.transcript.options) === JSON.stringify(options);
+    if (shown && sameOptions && turns.length <= shown.turns.length && turns.every((id, i) => shown.turns[i] === id)) {
+      return shown.transcript.slice(transcriptOf(path).length);
+    }
+    const transcript = new Transcript(tokenizer, options, transcriptOf(path));
+    this.shown = { transcript: transcript.slice(transcript.messages.length), turns };
+    return transcript;
   }
 
   private reset(): void {
@@ -217,6 +243,7 @@ export class ChatSession {
     this.tree = ConversationTree.empty();
     this.failed = null;
     this.rendered = {};
+    this.shown = null;
     this.allowed = new Set();
     this.o.onClear?.();
   }
@@ -242,7 +269,8 @@ export class ChatSession {
     const epoch = this.epoch;
     const controller = new AbortController();
     this.controller = controller;
-    const before = transcriptOf(this.tree.pathTo(parent));
+    const beforePath = this.tree.pathTo(parent);
+    const before = transcriptOf(beforePath);
     const settings = this.o.settings();
     this.emit({ type: 'busy', busy: true });
     this.emit({ type: 'turn-start', turn, userText, parent, replaces });
@@ -251,18 +279,21 @@ export class ChatSession {
     let reply: Message[] | null = null;
     const toolResults: StoredToolResult[] = [];
     let rendered: RenderedOptions = {};
+    let transcript: Transcript | null = null;
     try {
       const tokenizer = this.o.tokenizer();
       if (!tokenizer) throw new EngineError('not_loaded', 'no model is loaded: load one first');
       const model = this.o.model();
       const tools = this.o.tools();
-      rendered = renderedOptions(tools, this.o.today?.() ?? new Date());
-      const conversation: Conversation = { messages: [...before, { role: 'user', content: userText }], ...(rendered.date ? { date: rendered.date } : {}) };
+      rendered = renderedOptions(tools.length > 0 ? new ToolSet(tools).renderOptions() : null, this.rendered.date, this.o.today);
+      transcript = this.transcriptAt(beforePath, tokenizer, rendered);
+      transcript.append({ role: 'user', content: userText });
       const events = runAgent({
         engine: this.o.engine,
         tokenizer,
         tools,
-        conversation,
+        conversation: { ...rendered, messages: transcript.messages },
+        transcript,
         maxSteps: settings.maxSteps,
         maxTokensPerStep: settings.maxTokensPerStep,
         // A model's own sampling (the micro model is greedy) wins over the user's defaults.
@@ -291,6 +322,7 @@ export class ChatSession {
           node = newId();
           this.tree.add({ id: node, parent, userText, reply, reason, toolResults, createdAt: Date.now() });
           this.rendered = rendered;
+          this.shown = transcript ? { transcript, turns: [...beforePath.map((n) => n.id), node] } : null;
           this.failed = null;
         } else this.failed = { userText, parent, replaces };
       }
@@ -300,15 +332,13 @@ export class ChatSession {
   }
 }
 
-/** What the run renders besides its messages: the tools' options and, with tools, today's date. */
-function renderedOptions(tools: readonly Tool[], today: Date): RenderedOptions {
-  if (tools.length === 0) return {};
-  return { ...new ToolSet(tools).renderOptions(), date: isoDate(today) };
-}
-
-/** The local calendar date as YYYY-MM-DD. */
-export function isoDate(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+/**
+ * What a run renders besides its messages: with tools, their options and the conversation's date
+ * (the one it already has, else today's; format/system-options.ts); without tools, nothing.
+ */
+function renderedOptions(offered: ToolOptions | null, date: string | undefined, today?: () => Date): RenderedOptions {
+  if (offered === null) return {};
+  return conversationSystemOptions(date !== undefined ? { date } : {}, offered, today) as RenderedOptions;
 }
 
 function newId(): string {

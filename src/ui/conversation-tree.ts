@@ -8,7 +8,7 @@
  * children in creation order and nothing else; `selected[x]`, when set, is one of x's children; the
  * active path starts at ROOT and follows `selected` (default: the newest child) to a leaf; the
  * transcript of a path is its turns' user messages and replies, in order, replies exactly as the loop
- * returned them (raw text, ids, stop and parsed calls kept).
+ * returned them (emitted ids, stop and parsed calls kept).
  */
 import type { FinishReason } from '../agent/events';
 import type { Message } from '../format/types';

@@ -3,12 +3,12 @@
  * data: `parseStoredConversation` checks every field and throws an Error naming the first bad one,
  * so a damaged record is reported and left alone, never half-loaded. The export is the CLI's render
  * input (README: `render FILE`, `replay FILE`): the shown branch's messages exactly as the loop
- * returned them (raw text, ids, stop, parsed calls) plus the tool options and date its last run
+ * returned them (emitted ids, stop, parsed calls) plus the tool options and date its last run
  * rendered, so `render --ids` gives back the ids the engine saw.
  */
 import type { FinishReason } from '../agent/events';
 import { parseConversation } from '../format/conversation';
-import type { Message, ToolCall, ToolCallKind } from '../format/types';
+import type { Message } from '../format/types';
 import { ConversationTree, ROOT, transcriptOf, type TreeData, type TurnNode } from './conversation-tree';
 
 export const STORED_VERSION = 1;
@@ -47,8 +47,6 @@ const FINISH_REASONS: Record<FinishReason, true> = {
   repetition: true,
   error: true,
 };
-const CALL_KINDS: Record<ToolCallKind, true> = { builtin: true, code: true, custom: true, invalid: true };
-
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -144,24 +142,13 @@ function parseNode(id: string, value: unknown, path: string, bad: (path: string,
   return { id, parent: n.parent as string, userText: n.userText as string, reply, reason: n.reason as FinishReason, toolResults, createdAt: n.createdAt as number };
 }
 
-/** The reply's messages, checked as the CLI checks its FILE, with the parsed calls kept. */
+/** The reply's messages, checked as the CLI checks its FILE (parsed calls included). */
 function parseReply(raw: unknown[], path: string, bad: (path: string, what: string) => never): Message[] {
-  let messages: Message[];
   try {
-    messages = parseConversation({ messages: raw }).messages;
+    return parseConversation({ messages: raw }).messages;
   } catch (e) {
     return bad(path, e instanceof Error ? e.message : String(e));
   }
-  return messages.map((m, i) => {
-    const calls = (raw[i] as Obj).toolCalls;
-    if (calls === undefined) return m;
-    if (!Array.isArray(calls) || !calls.every(isToolCall)) bad(`${path}[${i}].toolCalls`, 'expected parsed calls {kind, name, arguments}');
-    return { ...m, toolCalls: calls as ToolCall[] };
-  });
-}
-
-function isToolCall(v: unknown): boolean {
-  return isObj(v) && typeof v.kind === 'string' && v.kind in CALL_KINDS && typeof v.name === 'string' && isObj(v.arguments);
 }
 
 /**

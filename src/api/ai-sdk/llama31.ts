@@ -22,7 +22,6 @@ import {
   type LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { isAbortError } from '../../engine/errors';
-import { segmentsToText } from '../../format/render';
 import { turnDeps, type ApiEngine, type SurfaceOptions } from '../api-engine';
 import { ApiError } from '../api-error';
 import { prepareChatTurn, runPreparedTurn, type ChatTurnDeps, type PreparedTurn } from '../chat-turn';
@@ -120,7 +119,7 @@ export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): Lang
           abort.abort();
         },
       });
-      return { stream, request: { body: { prompt: segmentsToText(turn.segments) } } };
+      return { stream, request: { body: { prompt: turn.transcript.text(turn.ids) } } };
     },
   };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, ofType } from '../../agent/collect-events';
 import { runAgent } from '../../agent/run-agent';
 import { forceSteps, scriptIds } from '../../agent/scripted-output';
+import { emittedText } from '../../format/render';
 import { PYTHON_TAG } from '../../format/special-tokens';
 import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { defineCustomTool } from '../../tools/custom-tool';
@@ -224,7 +225,7 @@ describe('tool_choice', () => {
     expect(engine.calls.at(-1)!.request.logitsProcessors).toEqual([{ type: 'force', tokens: forced }]);
     expect(engine.calls.at(-1)!.result!.tokens.slice(0, forced.length)).toEqual(forced);
     // The tiny model's random weights then run to the token limit: a call cut short is not returned (as in runAgent).
-    expect(turns.at(-1)!.message.raw!.startsWith('{"name": "get_time", "parameters":')).toBe(true);
+    expect(emittedText(turns.at(-1)!.message, tokenizer)!.startsWith('{"name": "get_time", "parameters":')).toBe(true);
     expect(r.choices[0]).toMatchObject({ finish_reason: 'length', message: { content: '' } });
   });
 

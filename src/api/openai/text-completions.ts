@@ -8,7 +8,7 @@
  * early aborts the generation; stop strings end the text before them.
  */
 import type { LoadedModelInfo } from '../../engine/contract';
-import { isAbortError } from '../../engine/errors';
+import { abortError, isAbortError } from '../../engine/errors';
 import { BEGIN_OF_TEXT, PYTHON_TAG_TEXT, VOCAB_SIZE } from '../../format/special-tokens';
 import type { TextTokenizer } from '../../format/types';
 import { abortableStream } from '../abortable-stream';
@@ -16,7 +16,7 @@ import { checkModel, served, type ApiEngine, type SurfaceOptions } from '../api-
 import { invalidField, toApiError } from '../api-error';
 import { ContentStream } from '../content-stream';
 import { checkRoom } from '../context-room';
-import { generatePieces, type Emitted } from '../generate-pieces';
+import { generatePieces, type Emitted } from '../../agent/generate-pieces';
 import { responseIdentity, usageOf, type ResponseIdentity } from './chat-response';
 import { defaultOnly, objectAt, onlyKnown, optionalBoolean, present, requiredString, type JsonObject } from './fields';
 import { GENERATION_FIELDS, readGenerationFields, type GenerationFields } from './generation-fields';
@@ -141,10 +141,9 @@ async function generateText(r: TextRun): Promise<{ text: string; emitted: Emitte
       r.engine,
       r.tokenizer,
       { tokens: r.tokens, sampling: { ...r.model.sampling, ...r.generation.sampling }, maxTokens: r.maxTokens, ...(r.generation.cacheSalt ? { cacheSalt: r.generation.cacheSalt } : {}) },
-      r.generation.stop,
-      r.signal,
-      (pieces, ids) => send(stream.update([pieces.join(r.tagText)]), ids),
+      { stops: r.generation.stop, signal: r.signal, onText: (pieces, ids) => send(stream.update([pieces.join(r.tagText)]), ids) },
     );
+    if (r.signal?.aborted) throw abortError('the request was aborted');
     const text = emitted.pieces.join(r.tagText);
     send(stream.finish(text));
     return { text, emitted };

@@ -11,5 +11,5 @@ export async function render(args: string[], io: CliIo): Promise<void> {
   const file = positionals[0];
   const segments = renderSegments(parseConversation(readJsonFile(file)));
   if (ids) io.stdout(`${JSON.stringify(segmentsToIds(segments, loadTokenizer()))}\n`);
-  else io.stdout(segmentsToText(segments));
+  else io.stdout(segmentsToText(segments, segments.some((s) => s.kind === 'emitted') ? loadTokenizer() : undefined));
 }

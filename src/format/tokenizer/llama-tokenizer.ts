@@ -11,8 +11,8 @@
  *   `(?i:'s|…)` folds ASCII only, Rust's regex also folds `ſ` (U+017F) to `s` — is closed by spelling the
  *   contraction group out with Unicode simple case folding before the library compiles the pattern.
  * - Lone surrogates are encoded as U+FFFD (what UTF-8 can represent).
- * - The same text always gives the same ids; recent long texts (a prompt's messages, re-rendered at
- *   every agent step) are remembered, and callers get their own copy of the ids.
+ * - The same text always gives the same ids, and each call its own array. Nothing is remembered between
+ *   calls: a conversation's messages are encoded once, by the transcript that holds their ids.
  * - `decode` joins the tokens' bytes and decodes them as UTF-8 (incomplete bytes → U+FFFD); special ids
  *   decode to their 3.1 names. (Not the library's decode: Llama 3's config cleans up tokenization spaces,
  *   which would change the text; `decode(encode(x)) === x` for well-formed text.)
@@ -29,10 +29,6 @@ export const LLAMA3_SPLIT_PATTERN =
 /** The case-insensitive contraction group with Rust's (Unicode simple) case folding spelled out. */
 const CONTRACTIONS_FOLDED = "'(?:[sSſ]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])";
 const CONTRACTIONS_INSENSITIVE = "(?i:'s|'t|'re|'ve|'m|'ll|'d)";
-
-/** Texts at least this long are remembered, up to MEMO_SIZE of them (least recently used forgotten). */
-const MEMO_MIN_CHARS = 64;
-const MEMO_SIZE = 256;
 
 interface TokenizerJson {
   model: { type?: string; vocab?: Record<string, number>; merges?: Array<string | [string, string]>; byte_fallback?: boolean };
@@ -54,7 +50,6 @@ export function createTokenizer(tokenizerJson: object): TextTokenizer {
   const specialBytes = new Map<number, Uint8Array>();
   const utf8 = new TextEncoder();
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const memo = new Map<string, number[]>();
 
   const tokenBytesView = (id: number): Uint8Array => {
     if (Number.isInteger(id) && id >= 0 && id < bytes.length) return bytes[id]!;
@@ -69,16 +64,7 @@ export function createTokenizer(tokenizerJson: object): TextTokenizer {
   return {
     encode(text: string): number[] {
       if (text === '') return [];
-      if (text.length < MEMO_MIN_CHARS) return library.encode(toWellFormed(text), { add_special_tokens: false }).ids;
-      let ids = memo.get(text);
-      if (ids !== undefined) {
-        memo.delete(text);
-      } else {
-        ids = library.encode(toWellFormed(text), { add_special_tokens: false }).ids;
-        if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
-      }
-      memo.set(text, ids);
-      return ids.slice();
+      return library.encode(toWellFormed(text), { add_special_tokens: false }).ids.slice();
     },
     decode(ids: readonly number[]): string {
       const parts = ids.map(tokenBytesView);

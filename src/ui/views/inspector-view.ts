@@ -5,7 +5,8 @@
  * emitted, and the step's timings.
  *
  * Invariant: the prompt text shown is the concatenation of the pieces decoded from the step's ids,
- * which is the step's prompt text; a step's pieces are decoded once, when it is first opened.
+ * which is the step's prompt text; a step's pieces are decoded once, when it is first seen open
+ * with the inspector shown — never while the inspector is closed.
  */
 import type { AgentEvent } from '../../agent/events';
 import { splitAtTag } from '../../format/parse';
@@ -22,6 +23,9 @@ export class InspectorView {
   readonly el: HTMLElement;
   private readonly list: HTMLElement;
   private readonly empty: HTMLElement;
+  private shown = false;
+  /** Per step, what renders its prompt when it is seen (nothing once rendered). */
+  private readonly pending = new Set<() => void>();
 
   constructor(
     session: ChatSession,
@@ -47,9 +51,16 @@ export class InspectorView {
       if (e.type === 'agent' && e.event.type === 'step-finish') this.add(e.turn, e.event);
       if (e.type === 'cleared') {
         this.list.replaceChildren();
+        this.pending.clear();
         this.empty.hidden = false;
       }
     });
+  }
+
+  /** The inspector is shown or hidden: open steps render their prompts when it is shown. */
+  setShown(shown: boolean): void {
+    this.shown = shown;
+    if (shown) for (const render of [...this.pending]) render();
   }
 
   private add(turn: number, e: StepFinish): void {
@@ -57,7 +68,7 @@ export class InspectorView {
     for (const open of this.list.querySelectorAll('details[open]')) open.removeAttribute('open');
     const s = e.stats;
     const tokPerS = s.decodeMs > 0 ? (s.decodedTokens / s.decodeMs) * 1000 : 0;
-    const prompt = h('pre', { class: 'prompt-text', 'data-tokens': s.promptTokens }, e.prompt.text);
+    const prompt = h('pre', { class: 'prompt-text', 'data-tokens': s.promptTokens });
     const body = h(
       'div',
       { class: 'step-body' },
@@ -82,17 +93,18 @@ export class InspectorView {
       h('summary', {}, `Turn ${turn} · step ${e.step + 1} — ${s.promptTokens} tokens (${tokens(s.reusedTokens, '')} reused, ${tokens(s.prefilledTokens, '')} prefilled) · ${tokPerS.toFixed(1)} tok/s`),
       body,
     );
-    let rendered = false;
     const render = () => {
-      if (rendered || !details.open) return;
+      if (!this.shown || !details.open) return;
       const tokenizer = this.tokenizer();
       if (!tokenizer) return;
-      rendered = true;
+      this.pending.delete(render);
+      details.removeEventListener('toggle', render);
       const pieces = promptPieces(e.prompt.ids, s.reusedTokens ?? 0, (ids) => tokenizer.decode(ids));
       replace(prompt, ...pieces.map((p) => h('span', { class: `${p.kind === 'special' ? 'tok-special' : 'tok-text'} ${p.reused ? 'seg-reused' : 'seg-prefilled'}` }, p.text)));
       prompt.dataset.rendered = 'true';
     };
     details.addEventListener('toggle', render);
+    this.pending.add(render);
     this.list.append(details);
     render();
   }

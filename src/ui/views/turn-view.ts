@@ -6,20 +6,20 @@
  * between this turn's alternatives. A turn is built live from the run's events, or from a stored turn
  * (`TurnView.stored`), which gives the same cards, prose and ending.
  *
- * Invariants: call text is never shown as prose (visible-prose.ts); a finished step shows the content
+ * Invariants: streaming prose shows what format/visible-text.ts allows (never call text); a finished step shows the content
  * the loop parsed once (the event's, or the stored message's), never a re-parse of raw text; prose is
  * re-rendered at most once per animation frame, whatever the token rate; actions appear only on a
  * turn that is in the conversation (kept) and are disabled while a run is going.
  */
-import type { AgentEvent, FinishReason } from '../../agent/events';
+import { callId, type AgentEvent, type FinishReason } from '../../agent/events';
 import type { SerializedError } from '../../engine/contract';
 import { pythonJson } from '../../format/python-json';
 import type { ToolCall } from '../../format/types';
+import { visibleText } from '../../format/visible-text';
 import { enhanceCodeBlocks } from '../code-blocks';
 import type { TurnNode } from '../conversation-tree';
 import { h } from '../dom';
 import { renderMarkdown } from '../markdown';
-import { streamingProse } from '../visible-prose';
 import { copyButton } from './copy-button';
 import { errorBox } from './error-box';
 import { ToolCard } from './tool-card';
@@ -43,6 +43,8 @@ export interface TurnActions {
 interface StepView {
   /** The step's streamed prose (the text before the model's python tag). */
   prose: string;
+  /** The model's python tag has come: the prose before it is final. */
+  tagged: boolean;
   /** The finished step's content (what Copy copies). */
   content: string | null;
   el: HTMLElement;
@@ -90,9 +92,9 @@ export class TurnView {
       if (m.role === 'assistant') {
         view.finishStep(step, typeof m.content === 'string' ? m.content : pythonJson(m.content));
         (m.toolCalls ?? []).forEach((call, i) => {
-          const callId = `${step}.${i}`;
-          view.addCard(callId, call);
-          waiting.push({ callId, name: call.kind === 'code' ? 'code_interpreter' : call.name });
+          const id = callId(step, i);
+          view.addCard(id, call);
+          waiting.push({ callId: id, name: call.kind === 'code' ? 'code_interpreter' : call.name });
         });
         step++;
       } else if (m.role === 'ipython' || m.role === 'tool') {
@@ -116,9 +118,10 @@ export class TurnView {
         this.step(e.step);
         break;
       case 'text-delta': {
-        if (e.part !== 'prose') break;
         const s = this.step(e.step);
-        s.prose += e.text;
+        if (e.part === 'prose') s.prose += e.text;
+        else if (s.tagged) break;
+        else s.tagged = true;
         this.schedule(s);
         break;
       }
@@ -215,7 +218,7 @@ export class TurnView {
   /** The answer's prose as the model wrote it (Markdown), step by step. */
   private answerText(): string {
     return [...this.steps.values()]
-      .map((s) => (s.content ?? streamingProse(s.prose)).trim())
+      .map((s) => (s.content ?? streamingProse(s)).trim())
       .filter((t) => t !== '')
       .join('\n\n');
   }
@@ -236,7 +239,7 @@ export class TurnView {
   private step(n: number): StepView {
     let s = this.steps.get(n);
     if (!s) {
-      s = { prose: '', content: null, el: h('div', { class: 'prose', 'data-step': n, hidden: true }), finished: false };
+      s = { prose: '', tagged: false, content: null, el: h('div', { class: 'prose', 'data-step': n, hidden: true }), finished: false };
       this.steps.set(n, s);
       this.assistant.append(s.el);
     }
@@ -252,7 +255,7 @@ export class TurnView {
   private flush(): void {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
-    for (const s of this.dirty) if (!s.finished) this.render(s, streamingProse(s.prose));
+    for (const s of this.dirty) if (!s.finished) this.render(s, streamingProse(s));
     this.dirty.clear();
   }
 
@@ -261,4 +264,9 @@ export class TurnView {
     renderMarkdown(s.el, text);
     void enhanceCodeBlocks(s.el, s.finished).catch(() => {}); // the code stays readable, unhighlighted
   }
+}
+
+/** The prose of a step still streaming, as the one visible-text rule allows. */
+function streamingProse(s: StepView): string {
+  return visibleText(s.tagged ? [s.prose, ''] : [s.prose], { readCalls: true });
 }

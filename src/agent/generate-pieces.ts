@@ -4,11 +4,11 @@
  * stop string, which also aborts the generation there.
  *
  * Invariants: `pieces` always has at least one element and never contains a real tag; a stop string
- * is looked for inside one piece (never across a tag); once it is found nothing more is added; the
- * caller's own abort rejects with an AbortError, a stop string's does not.
+ * is looked for inside one piece (never across a tag); once it is found, or `interrupt` said stop,
+ * nothing more is added; the ids are decoded here once, as they arrive; the caller's abort ends the
+ * generation and resolves with what was emitted (the engine's stop is then `abort`).
  */
 import type { EngineLike, GenerateRequest, GenerateResult } from '../engine/contract';
-import { abortError } from '../engine/errors';
 import { PYTHON_TAG } from '../format/special-tokens';
 import { StreamDecoder } from '../format/tokenizer/stream-decoder';
 import type { TextTokenizer } from '../format/types';
@@ -21,22 +21,28 @@ export interface Emitted {
   ids: number[] | null;
   /** The stop string that ended the reply, or null. */
   stoppedBy: string | null;
+  /** `interrupt` ended the generation. */
+  interrupted: boolean;
 }
 
-export async function generatePieces(
-  engine: EngineLike,
-  tokenizer: TextTokenizer,
-  request: GenerateRequest,
-  stops: readonly string[],
-  signal: AbortSignal | undefined,
-  /** After each batch of ids: the pieces so far and the ids of the batch that counted (none past a stop string). */
-  onText?: (pieces: readonly string[], ids: readonly number[]) => void,
-): Promise<Emitted> {
+export interface PiecesOptions {
+  /** Stop strings: the reply is cut before the first one and generation stops there. */
+  stops?: readonly string[];
+  signal?: AbortSignal;
+  /** After each batch of ids: the reply so far and the ids of the batch that counted (none past a stop string). */
+  onText?: (pieces: readonly string[], ids: readonly number[]) => void;
+  /** Sees each emitted id; true stops the generation there (a repetition guard). */
+  interrupt?: (id: number) => boolean;
+}
+
+export async function generatePieces(engine: EngineLike, tokenizer: TextTokenizer, request: GenerateRequest, o: PiecesOptions = {}): Promise<Emitted> {
+  const stops = o.stops ?? [];
   const decoder = new StreamDecoder(tokenizer);
   const pieces = [''];
   const longest = Math.max(0, ...stops.map((s) => s.length));
   const stopper = new AbortController();
   let stoppedBy: string | null = null;
+  let interrupted = false;
 
   /** Appends text to the last piece and cuts it at a stop string that now appears. */
   const append = (text: string): void => {
@@ -60,18 +66,21 @@ export async function generatePieces(
       } else {
         append(decoder.push([id]));
       }
+      if (!interrupted && o.interrupt?.(id)) {
+        interrupted = true;
+        stopper.abort();
+      }
     }
-    if (counted > 0) onText?.(pieces, ids.slice(0, counted));
+    if (counted > 0) o.onText?.(pieces, ids.slice(0, counted));
   };
 
-  const combined = signal ? AbortSignal.any([signal, stopper.signal]) : stopper.signal;
+  const combined = o.signal ? AbortSignal.any([o.signal, stopper.signal]) : stopper.signal;
   const result = await engine.generate({ ...request }, onIds, combined);
-  if (signal?.aborted) throw abortError('the request was aborted');
   if (stoppedBy === null) {
     append(decoder.flush());
-    onText?.(pieces, []);
+    o.onText?.(pieces, []);
   }
-  return { result, pieces, ids: stoppedBy === null ? result.tokens : null, stoppedBy };
+  return { result, pieces, ids: stoppedBy === null ? result.tokens : null, stoppedBy, interrupted };
 }
 
 function firstStop(text: string, stops: readonly string[], from: number): { index: number; stop: string } | null {
