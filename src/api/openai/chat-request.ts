@@ -4,11 +4,13 @@
  * OpenAI `tools` become Llama custom tools, shown in the prompt as the same function schemas;
  * `builtin_tools` (the extension) offers Llama's built-ins.
  */
+import * as v from 'valibot';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
+import { plainObject } from '../../parse/fields';
 import { invalidField, unsupportedField } from '../api-error';
 import { checkSchemaCoverage } from '../schema-coverage';
 import type { ApiMessage, ApiToolCall, ChatTurnRequest, PromptTool, ReplyFormat, ToolChoice } from '../chat-types';
-import { defaultOnly, isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, requiredString, textContent, type JsonObject } from './fields';
+import { checked, defaultOnly, objectAt, onlyKnown, optionalBoolean, optionalField, optionalNumber, present, requiredString, textContent, type JsonObject } from './fields';
 import { GENERATION_FIELDS, readGenerationFields } from './generation-fields';
 
 const CHAT_FIELDS = [
@@ -26,7 +28,17 @@ export interface ChatRequest {
 }
 
 /** OpenAI's rule for function names. */
-const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const functionName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1 to 64 letters, digits, _ or -'));
+
+const text = v.string('expected a string');
+const flag = v.boolean('expected a boolean');
+const parameters = plainObject<JsonObject>('expected a JSON schema object');
+
+/** llama-server's and vLLM's `grammar`: EBNF text with a root rule. */
+const GRAMMAR_MESSAGE = 'expected an EBNF grammar (a string with a root rule)';
+const grammar = v.pipe(v.string(GRAMMAR_MESSAGE), v.check((g) => g.trim() !== '', GRAMMAR_MESSAGE));
+
+const builtinToolName = v.picklist(BUILTIN_TOOL_NAMES, `expected one of ${BUILTIN_TOOL_NAMES.join(', ')}`);
 
 export function readChatRequest(value: unknown): ChatRequest {
   const body = objectAt(value, 'body');
@@ -75,17 +87,17 @@ function readReplyFormat(body: JsonObject): ReplyFormat | undefined {
       const spec = objectAt(f.json_schema, 'response_format.json_schema');
       onlyKnown(spec, ['name', 'description', 'schema', 'strict'], 'response_format.json_schema');
       requiredString(spec, 'name', 'response_format.json_schema');
-      if (present(spec, 'strict') && typeof spec.strict !== 'boolean') throw invalidField('response_format.json_schema.strict', 'expected a boolean');
+      optionalField(spec, 'strict', flag, 'response_format.json_schema');
       const schema = present(spec, 'schema') ? objectAt(spec.schema, 'response_format.json_schema.schema') : {};
       format = { type: 'json_schema', schema: checkSchemaCoverage(schema, 'response_format.json_schema.schema') };
     } else if (f.type !== 'text') throw invalidField('response_format.type', `expected "text", "json_object" or "json_schema" (got ${JSON.stringify(f.type)})`);
     else onlyKnown(f, ['type'], 'response_format');
     if (f.type === 'json_object') format = { type: 'json_object' };
   }
-  if (present(body, 'grammar')) {
-    if (typeof body.grammar !== 'string' || body.grammar.trim() === '') throw invalidField('grammar', 'expected an EBNF grammar (a string with a root rule)');
+  const ebnf = optionalField(body, 'grammar', grammar);
+  if (ebnf !== undefined) {
     if (format) throw invalidField('grammar', 'give either grammar or a JSON response_format, not both');
-    format = { type: 'grammar', grammar: body.grammar };
+    format = { type: 'grammar', grammar: ebnf };
   }
   return format;
 }
@@ -99,7 +111,7 @@ function readMessage(value: unknown, at: string): ApiMessage {
   const m = objectAt(value, at);
   const role = m.role;
   // `name` is accepted and not shown to the model: Llama 3.1's format has no place for it (vLLM's template drops it too).
-  if (present(m, 'name') && typeof m.name !== 'string') throw invalidField(`${at}.name`, 'expected a string');
+  optionalField(m, 'name', text, at);
   if (role === 'system' || role === 'developer' || role === 'user') {
     onlyKnown(m, ['role', 'content', 'name'], at);
     return { source: at, role: role === 'user' ? 'user' : 'system', content: textContent(m.content, `${at}.content`) };
@@ -143,14 +155,14 @@ function readTools(body: JsonObject): PromptTool[] {
     const fn = objectAt(tool.function, `${at}.function`);
     onlyKnown(fn, ['name', 'description', 'parameters', 'strict'], `${at}.function`);
     const name = requiredString(fn, 'name', `${at}.function`);
-    if (!FUNCTION_NAME.test(name)) throw invalidField(`${at}.function.name`, 'expected 1 to 64 letters, digits, _ or -');
+    checked(functionName, name, `${at}.function.name`);
     if (isBuiltinToolName(name)) throw invalidField(`${at}.function.name`, `"${name}" is a Llama 3.1 built-in tool: offer it through builtin_tools`);
     if (names.has(name)) throw invalidField(`${at}.function.name`, `two tools are named "${name}"`);
     names.add(name);
-    if (present(fn, 'strict') && typeof fn.strict !== 'boolean') throw invalidField(`${at}.function.strict`, 'expected a boolean');
-    if (present(fn, 'description') && typeof fn.description !== 'string') throw invalidField(`${at}.function.description`, 'expected a string');
-    if (present(fn, 'parameters') && !isObject(fn.parameters)) throw invalidField(`${at}.function.parameters`, 'expected a JSON schema object');
-    if (present(fn, 'parameters')) checkSchemaCoverage(fn.parameters as JsonObject, `${at}.function.parameters`);
+    optionalField(fn, 'strict', flag, `${at}.function`);
+    optionalField(fn, 'description', text, `${at}.function`);
+    const schema = optionalField(fn, 'parameters', parameters, `${at}.function`);
+    if (schema) checkSchemaCoverage(schema, `${at}.function.parameters`);
     return promptSchema(name, fn);
   });
 }
@@ -165,11 +177,11 @@ function readBuiltinTools(body: JsonObject): BuiltinToolName[] {
   if (!present(body, 'builtin_tools')) return [];
   const list = body.builtin_tools;
   if (!Array.isArray(list)) throw invalidField('builtin_tools', `expected an array of ${BUILTIN_TOOL_NAMES.join(', ')}`);
-  list.forEach((name, i) => {
-    if (typeof name !== 'string' || !isBuiltinToolName(name)) throw invalidField(`builtin_tools[${i}]`, `expected one of ${BUILTIN_TOOL_NAMES.join(', ')}`);
-    if (list.indexOf(name) !== i) throw invalidField(`builtin_tools[${i}]`, `"${name}" is listed twice`);
+  return list.map((name: unknown, i) => {
+    const tool = checked(builtinToolName, name, `builtin_tools[${i}]`);
+    if (list.indexOf(tool) !== i) throw invalidField(`builtin_tools[${i}]`, `"${tool}" is listed twice`);
+    return tool;
   });
-  return list as BuiltinToolName[];
 }
 
 function readToolChoice(body: JsonObject): ToolChoice {

@@ -1,8 +1,11 @@
 /**
  * Readers for untrusted request JSON: each returns the value or throws a 400 naming the field's path.
- * A field set to null counts as absent (as OpenAI reads it); a key no reader knows is refused by
- * `onlyKnown`, never ignored.
+ * A field's shape is a valibot schema whose messages are the 400's; `checked` runs one on a value and
+ * names the first problem's path. A field set to null counts as absent (as OpenAI reads it); a key no
+ * reader knows is refused by `onlyKnown`, never ignored.
  */
+import * as v from 'valibot';
+import { parseFirst, pathText, plainObject } from '../../parse/fields';
 import { invalidField, unsupportedField } from '../api-error';
 
 export type JsonObject = Record<string, unknown>;
@@ -11,9 +14,18 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `schema`'s output for `value`, the field at `param`; else a 400 at the first problem: its path below
+ * `param` (`deep`), or `param` itself (`field`, for a field that is one value however it is written). */
+export function checked<S extends v.GenericSchema>(schema: S, value: unknown, param: string, name: 'deep' | 'field' = 'deep'): v.InferOutput<S> {
+  const result = parseFirst(schema, value);
+  if (result.ok) return result.value;
+  throw invalidField(name === 'deep' ? pathText(param, result.issue.path) : param, result.issue.message);
+}
+
+const jsonObject = plainObject<JsonObject>('expected an object');
+
 export function objectAt(value: unknown, param: string): JsonObject {
-  if (!isObject(value)) throw invalidField(param, 'expected an object');
-  return value;
+  return checked(jsonObject, value, param);
 }
 
 /** Refuses every key not listed. `why` says what the surface supports instead. */
@@ -29,16 +41,21 @@ export function present(obj: JsonObject, key: string): boolean {
   return obj[key] !== undefined && obj[key] !== null;
 }
 
-export function requiredString(obj: JsonObject, key: string, at = ''): string {
-  const v = obj[key];
-  if (typeof v !== 'string') throw invalidField(path(at, key), present(obj, key) ? 'expected a string' : 'missing');
-  return v;
+/** `schema`'s output for `obj[key]`, or undefined when the field is absent or null. */
+export function optionalField<S extends v.GenericSchema>(obj: JsonObject, key: string, schema: S, at = ''): v.InferOutput<S> | undefined {
+  return present(obj, key) ? checked(schema, obj[key], path(at, key)) : undefined;
 }
 
+const requiredText = v.string((issue) => (issue.input === undefined || issue.input === null ? 'missing' : 'expected a string'));
+
+export function requiredString(obj: JsonObject, key: string, at = ''): string {
+  return checked(requiredText, obj[key], path(at, key));
+}
+
+export const trueOrFalse = v.boolean('expected true or false');
+
 export function optionalBoolean(obj: JsonObject, key: string, at = ''): boolean | undefined {
-  if (!present(obj, key)) return undefined;
-  if (typeof obj[key] !== 'boolean') throw invalidField(path(at, key), 'expected true or false');
-  return obj[key] as boolean;
+  return optionalField(obj, key, trueOrFalse, at);
 }
 
 export interface NumberRule {
@@ -49,14 +66,19 @@ export interface NumberRule {
   integer?: boolean;
 }
 
-export function optionalNumber(obj: JsonObject, key: string, rule: NumberRule, at = ''): number | undefined {
-  if (!present(obj, key)) return undefined;
-  const v = obj[key];
+/** A finite number (an integer where the rule says so) within the rule's range; the message names the range. */
+export function numberIn(rule: NumberRule) {
   const low = rule.minExclusive ? `above ${rule.min}` : `at least ${rule.min}`;
-  const range = `${rule.integer ? 'an integer' : 'a number'} ${low} and at most ${rule.max}`;
-  if (typeof v !== 'number' || !Number.isFinite(v) || (rule.integer && !Number.isInteger(v))) throw invalidField(path(at, key), `expected ${range}`);
-  if (v < rule.min || (rule.minExclusive && v === rule.min) || v > rule.max) throw invalidField(path(at, key), `expected ${range}, got ${v}`);
-  return v;
+  const expected = `expected ${rule.integer ? 'an integer' : 'a number'} ${low} and at most ${rule.max}`;
+  return v.pipe(
+    v.number(expected),
+    v.check((n) => Number.isFinite(n) && (!rule.integer || Number.isInteger(n)), expected),
+    v.check((n) => n >= rule.min && !(rule.minExclusive && n === rule.min) && n <= rule.max, (issue) => `${expected}, got ${String(issue.input)}`),
+  );
+}
+
+export function optionalNumber(obj: JsonObject, key: string, rule: NumberRule, at = ''): number | undefined {
+  return optionalField(obj, key, numberIn(rule), at);
 }
 
 /** A field accepted only with its default value (so a request relying on another value is refused, not misread). */
