@@ -6,11 +6,11 @@
  */
 import * as v from 'valibot';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
-import { plainObject } from '../../parse/fields';
+import { fields, plainObject } from '../../parse/fields';
 import { invalidField, unsupportedField } from '../api-error';
 import { checkSchemaCoverage } from '../schema-coverage';
 import type { ApiMessage, ApiToolCall, ChatTurnRequest, PromptTool, ReplyFormat, ToolChoice } from '../chat-types';
-import { checked, defaultOnly, objectAt, onlyKnown, optionalBoolean, optionalField, optionalNumber, present, requiredString, textContent, type JsonObject } from './fields';
+import { checked, defaultOnly, jsonObject, knownKeysOnly, knownObject, objectAt, onlyKnown, optionalBoolean, optionalField, optionalNumber, present, requiredString, requiredText, textContent, type JsonObject } from './fields';
 import { GENERATION_FIELDS, readGenerationFields } from './generation-fields';
 
 const CHAT_FIELDS = [
@@ -37,6 +37,29 @@ const parameters = plainObject<JsonObject>('expected a JSON schema object');
 /** llama-server's and vLLM's `grammar`: EBNF text with a root rule. */
 const GRAMMAR_MESSAGE = 'expected an EBNF grammar (a string with a root rule)';
 const grammar = v.pipe(v.string(GRAMMAR_MESSAGE), v.check((g) => g.trim() !== '', GRAMMAR_MESSAGE));
+
+const FUNCTION = v.literal('function', 'expected "function"');
+
+/** A message's `tool_calls`: unknown keys refused first, then type, function, id, and the function's name and arguments. */
+const toolCallList = v.array(
+  v.pipe(
+    jsonObject,
+    knownKeysOnly(['id', 'type', 'function']),
+    fields({ type: FUNCTION, function: v.pipe(jsonObject, knownKeysOnly(['name', 'arguments'])), id: requiredText }, 'expected an object'),
+    // The function's name and arguments after the call's id, each reported at its own path.
+    v.pipe(v.any(), fields({ id: requiredText, function: fields({ name: requiredText, arguments: requiredText }, 'expected an object') }, 'expected an object')),
+    v.transform((call): ApiToolCall => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
+  ),
+  'expected an array',
+);
+
+/** `tool_choice` naming one function: `{"type": "function", "function": {"name"}}`. */
+const namedToolChoice = v.pipe(
+  jsonObject,
+  knownKeysOnly(['type', 'function']),
+  fields({ type: FUNCTION, function: knownObject({ name: requiredText }) }, 'expected an object'),
+  v.transform((choice): ToolChoice => ({ type: 'function', name: choice.function.name })),
+);
 
 const builtinToolName = v.picklist(BUILTIN_TOOL_NAMES, `expected one of ${BUILTIN_TOOL_NAMES.join(', ')}`);
 
@@ -120,7 +143,7 @@ function readMessage(value: unknown, at: string): ApiMessage {
     onlyKnown(m, ['role', 'content', 'tool_calls', 'refusal', 'name'], at);
     if (present(m, 'refusal')) throw unsupportedField(`${at}.refusal`, 'this model does not refuse through a separate field');
     const content = present(m, 'content') ? textContent(m.content, `${at}.content`) : '';
-    const toolCalls = present(m, 'tool_calls') ? readToolCalls(m.tool_calls, `${at}.tool_calls`) : [];
+    const toolCalls = optionalField(m, 'tool_calls', toolCallList, at) ?? [];
     if (!present(m, 'content') && toolCalls.length === 0) throw invalidField(`${at}.content`, 'an assistant message needs content or tool_calls');
     return { source: at, role, content, toolCalls };
   }
@@ -129,18 +152,6 @@ function readMessage(value: unknown, at: string): ApiMessage {
     return { source: at, role, toolCallId: requiredString(m, 'tool_call_id', at), content: textContent(m.content, `${at}.content`) };
   }
   throw invalidField(`${at}.role`, `expected system, developer, user, assistant or tool (got ${JSON.stringify(role)})`);
-}
-
-function readToolCalls(value: unknown, at: string): ApiToolCall[] {
-  if (!Array.isArray(value)) throw invalidField(at, 'expected an array');
-  return value.map((c, j) => {
-    const call = objectAt(c, `${at}[${j}]`);
-    onlyKnown(call, ['id', 'type', 'function'], `${at}[${j}]`);
-    if (call.type !== 'function') throw invalidField(`${at}[${j}].type`, 'expected "function"');
-    const fn = objectAt(call.function, `${at}[${j}].function`);
-    onlyKnown(fn, ['name', 'arguments'], `${at}[${j}].function`);
-    return { id: requiredString(call, 'id', `${at}[${j}]`), name: requiredString(fn, 'name', `${at}[${j}].function`), arguments: requiredString(fn, 'arguments', `${at}[${j}].function`) };
-  });
 }
 
 function readTools(body: JsonObject): PromptTool[] {
@@ -188,10 +199,5 @@ function readToolChoice(body: JsonObject): ToolChoice {
   if (!present(body, 'tool_choice')) return { type: 'auto' };
   const choice = body.tool_choice;
   if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
-  const named = objectAt(choice, 'tool_choice');
-  onlyKnown(named, ['type', 'function'], 'tool_choice');
-  if (named.type !== 'function') throw invalidField('tool_choice.type', 'expected "function"');
-  const fn = objectAt(named.function, 'tool_choice.function');
-  onlyKnown(fn, ['name'], 'tool_choice.function');
-  return { type: 'function', name: requiredString(fn, 'name', 'tool_choice.function') };
+  return checked(namedToolChoice, choice, 'tool_choice');
 }

@@ -5,7 +5,7 @@
  * reader knows is refused by `onlyKnown`, never ignored.
  */
 import * as v from 'valibot';
-import { parseFirst, pathText, plainObject } from '../../parse/fields';
+import { fields, parseFirst, pathText, plainObject } from '../../parse/fields';
 import { invalidField, unsupportedField } from '../api-error';
 
 export type JsonObject = Record<string, unknown>;
@@ -19,10 +19,31 @@ export function isObject(value: unknown): value is JsonObject {
 export function checked<S extends v.GenericSchema>(schema: S, value: unknown, param: string, name: 'deep' | 'field' = 'deep'): v.InferOutput<S> {
   const result = parseFirst(schema, value);
   if (result.ok) return result.value;
-  throw invalidField(name === 'deep' ? pathText(param, result.issue.path) : param, result.issue.message);
+  const at = name === 'deep' ? pathText(param, result.issue.path) : param;
+  if (result.issue.expected === UNSUPPORTED) throw unsupportedField(at, result.issue.message);
+  throw invalidField(at, result.issue.message);
 }
 
-const jsonObject = plainObject<JsonObject>('expected an object');
+/** What `knownKeysOnly`'s issue expects: `checked` answers it as an unsupported field, not an invalid value. */
+const UNSUPPORTED = 'a supported field';
+
+/** Refuses the first key not listed, named by its path, as `onlyKnown` does: put it before the object's own schema
+ * so that an unknown field is refused before any other problem of the object. */
+export function knownKeysOnly(known: readonly string[], why = 'this server does not implement it') {
+  return v.rawCheck<JsonObject>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const input = dataset.value;
+    const key = Object.keys(input).find((k) => !known.includes(k));
+    if (key !== undefined) addIssue({ message: why, expected: UNSUPPORTED, path: [{ type: 'object', origin: 'value', input, key, value: input[key] }] });
+  });
+}
+
+export const jsonObject = plainObject<JsonObject>('expected an object');
+
+/** An object with only the `known` keys (refused first, as unsupported) and then `entries` checked in order. */
+export function knownObject<const E extends v.ObjectEntries>(entries: E) {
+  return v.pipe(jsonObject, knownKeysOnly(Object.keys(entries)), fields(entries, 'expected an object'));
+}
 
 export function objectAt(value: unknown, param: string): JsonObject {
   return checked(jsonObject, value, param);
@@ -46,7 +67,7 @@ export function optionalField<S extends v.GenericSchema>(obj: JsonObject, key: s
   return present(obj, key) ? checked(schema, obj[key], path(at, key)) : undefined;
 }
 
-const requiredText = v.string((issue) => (issue.input === undefined || issue.input === null ? 'missing' : 'expected a string'));
+export const requiredText = v.string((issue) => (issue.input === undefined || issue.input === null ? 'missing' : 'expected a string'));
 
 export function requiredString(obj: JsonObject, key: string, at = ''): string {
   return checked(requiredText, obj[key], path(at, key));

@@ -7,7 +7,7 @@ import type { SamplingParams } from '../../engine/contract';
 import { STOP_IDS, VOCAB_SIZE } from '../../format/special-tokens';
 import { nonEmptyText } from '../../parse/fields';
 import { invalidField } from '../api-error';
-import { checked, numberIn, objectAt, onlyKnown, optionalBoolean, optionalField, optionalNumber, present, trueOrFalse, type JsonObject } from './fields';
+import { checked, knownObject, numberIn, objectAt, optionalBoolean, optionalField, optionalNumber, present, trueOrFalse, type JsonObject } from './fields';
 
 export const GENERATION_FIELDS = [
   'temperature', 'top_p', 'top_k', 'min_p', 'repetition_penalty', 'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias',
@@ -74,7 +74,7 @@ const user = v.string('expected a string');
 /** vLLM's `cache_salt`. */
 const cacheSalt = nonEmptyText('expected a non-empty string');
 
-const streamOptions = v.object({ include_usage: v.nullish(trueOrFalse) });
+const streamOptions = knownObject({ include_usage: v.nullish(trueOrFalse) });
 
 export function readGenerationFields(body: JsonObject, maxTokensKeys: readonly string[] = ['max_tokens']): GenerationFields {
   const sampling: SamplingParams = {};
@@ -127,7 +127,5 @@ function logitBias(body: JsonObject): Record<number, number> | undefined {
 function includeUsage(body: JsonObject, stream: boolean): boolean {
   if (!present(body, 'stream_options')) return false;
   if (!stream) throw invalidField('stream_options', 'only with "stream": true');
-  const options = objectAt(body.stream_options, 'stream_options');
-  onlyKnown(options, ['include_usage'], 'stream_options');
-  return checked(streamOptions, options, 'stream_options').include_usage ?? false;
+  return checked(streamOptions, body.stream_options, 'stream_options').include_usage ?? false;
 }
