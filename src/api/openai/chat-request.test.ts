@@ -36,3 +36,14 @@ describe('a chat request’s tool_calls and tool_choice', () => {
     expect(refusal({ tool_choice: 'sometimes' }).message).toBe('tool_choice: expected an object');
   });
 });
+
+describe('a message’s content', () => {
+  it('joins text parts; a part of another type is unsupported before its unknown keys; a part’s text is required', () => {
+    const read = readChatRequest({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }] });
+    expect(read.turn.messages[0]).toMatchObject({ role: 'user', content: 'ab' });
+    expect(refusal({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] })).toEqual({ code: 'unsupported_parameter', param: 'messages[0].content[0].type', message: 'messages[0].content[0].type is not supported: only text parts are supported (got "image_url"): Llama 3.1 reads text' });
+    expect(refusal({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a', x: 1 }] }] })).toMatchObject({ code: 'unsupported_parameter', param: 'messages[0].content[0].x' });
+    expect(refusal({ messages: [{ role: 'user', content: [{ type: 'text' }] }] })).toEqual({ code: 'invalid_value', param: 'messages[0].content[0].text', message: 'messages[0].content[0].text: missing' });
+    expect(refusal({ messages: [{ role: 'user', content: 5 }] }).message).toBe('messages[0].content: expected a string or an array of text parts');
+  });
+});

@@ -27,14 +27,22 @@ export function checked<S extends v.GenericSchema>(schema: S, value: unknown, pa
 /** What `knownKeysOnly`'s issue expects: `checked` answers it as an unsupported field, not an invalid value. */
 const UNSUPPORTED = 'a supported field';
 
-/** Refuses the first key not listed, named by its path, as `onlyKnown` does: put it before the object's own schema
- * so that an unknown field is refused before any other problem of the object. */
-export function knownKeysOnly(known: readonly string[], why = 'this server does not implement it') {
+/** Refuses `input[key]` as unsupported: `why` is the 400's reason, `refusal(input)` names the key or gives none. */
+function unsupportedKey(refusal: (input: JsonObject) => { key: string; why: string } | undefined) {
   return v.rawCheck<JsonObject>(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const input = dataset.value;
+    const found = refusal(input);
+    if (found) addIssue({ message: found.why, expected: UNSUPPORTED, path: [{ type: 'object', origin: 'value', input, key: found.key, value: input[found.key] }] });
+  });
+}
+
+/** Refuses the first key not listed, named by its path, as `onlyKnown` does: put it before the object's own schema
+ * so that an unknown field is refused before any other problem of the object. */
+export function knownKeysOnly(known: readonly string[], why = 'this server does not implement it') {
+  return unsupportedKey((input) => {
     const key = Object.keys(input).find((k) => !known.includes(k));
-    if (key !== undefined) addIssue({ message: why, expected: UNSUPPORTED, path: [{ type: 'object', origin: 'value', input, key, value: input[key] }] });
+    return key === undefined ? undefined : { key, why };
   });
 }
 
@@ -107,16 +115,18 @@ export function defaultOnly(obj: JsonObject, key: string, allowed: unknown, why:
   if (present(obj, key) && obj[key] !== allowed) throw unsupportedField(path(at, key), `only ${JSON.stringify(allowed)} is supported (${why})`);
 }
 
+/** A content part: its type is checked first (a part that is not text is unsupported), then its keys, then its text. */
+const textPart = v.pipe(
+  jsonObject,
+  unsupportedKey((part) => (part.type === 'text' ? undefined : { key: 'type', why: `only text parts are supported (got ${JSON.stringify(part.type)}): Llama 3.1 reads text` })),
+  knownKeysOnly(['type', 'text']),
+  fields({ text: requiredText }, 'expected an object'),
+  v.transform((part) => part.text),
+);
+
+const textParts = v.array(textPart, 'expected a string or an array of text parts');
+
 /** A string, or an array of `{"type": "text", "text"}` parts (joined); any other part is refused. */
 export function textContent(value: unknown, param: string): string {
-  if (typeof value === 'string') return value;
-  if (!Array.isArray(value)) throw invalidField(param, 'expected a string or an array of text parts');
-  return value
-    .map((part, i) => {
-      const p = objectAt(part, `${param}[${i}]`);
-      if (p.type !== 'text') throw unsupportedField(`${param}[${i}].type`, `only text parts are supported (got ${JSON.stringify(p.type)}): Llama 3.1 reads text`);
-      onlyKnown(p, ['type', 'text'], `${param}[${i}]`);
-      return requiredString(p, 'text', `${param}[${i}]`);
-    })
-    .join('');
+  return typeof value === 'string' ? value : checked(textParts, value, param).join('');
 }
