@@ -2,7 +2,8 @@
  * The `<llama-chat>` widget as a library build: one ES module, `llama-chat.js`, plus the engine
  * worker's chunks under assets/ (a worker is its own script). `npm run build:widget` writes
  * dist/widget/ with the files the widget loads from its own folder — models/ (the tokenizer and the
- * local ONNX models; big downloaded models are not copied), ort/ and pyodide/ — and demo.html.
+ * local ONNX models; big downloaded models are not copied), ort/, pyodide/ and local-search/ (the local
+ * search's demo corpus) — and demo.html.
  * Serve that folder with `Access-Control-Allow-Origin` to embed the widget on other origins.
  */
 import { cpSync, existsSync } from 'node:fs';
@@ -23,6 +24,7 @@ function copyWidgetAssets(outDir: string): Plugin {
       const copy = (from: string, to: string) => existsSync(from) && cpSync(from, to, { recursive: true, filter: (src) => !src.includes(`${join('micro-llama', 'train')}`) });
       copy(join(ROOT, 'public/ort'), join(outDir, 'ort'));
       copy(join(ROOT, 'public/pyodide'), join(outDir, 'pyodide'));
+      copy(join(ROOT, 'public/local-search'), join(outDir, 'local-search'));
       for (const dir of LOCAL_MODEL_DIRS) copy(join(ROOT, 'models', dir), join(outDir, 'models', dir));
       copy(join(ROOT, 'src/widget/demo.html'), join(outDir, 'demo.html'));
     },

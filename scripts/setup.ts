@@ -2,7 +2,7 @@
  * Generates the offline assets every tier runs on (run by `npm install`'s postinstall, by
  * `npm run setup`, and before every test run): the Llama 3.1 tokenizer and the tiny test model
  * and the micro model's ONNX and both as GGUF
- * under models/, the local search's demo corpus beside the micro model, onnxruntime-web's wasm under public/ort/ and Pyodide under public/pyodide/. Idempotent: each step skips work whose stamp matches. Nothing here is committed.
+ * under models/, the local search's demo corpus under public/local-search/, onnxruntime-web's wasm under public/ort/ and Pyodide under public/pyodide/. Idempotent: each step skips work whose stamp matches. Nothing here is committed.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,7 @@ export async function runSetup({ quiet = false } = {}): Promise<void> {
     ['tiny model models/tiny-llama', () => buildTinyModel(join(root, 'models/tiny-llama'))],
     ['micro model models/micro-llama', () => buildMicroModel(join(root, 'models/micro-llama'))],
     ['gguf models/{micro,tiny}-llama/gguf', () => buildGgufModels()],
-    ['demo corpus models/micro-llama/demo-corpus.json', () => writeDemoCorpus(join(root, 'models/micro-llama'))],
+    ['demo corpus public/local-search/corpus.json', () => writeDemoCorpus(join(root, 'public'))],
     ['onnxruntime-web wasm public/ort', () => copyOrtWasm(root, join(root, 'public/ort'))],
     ['pyodide runtime public/pyodide', () => copyPyodideAssets(root, join(root, 'public/pyodide'))],
   ];

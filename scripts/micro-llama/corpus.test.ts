@@ -252,7 +252,7 @@ describe('corpus', () => {
   });
 });
 
-describe('the frozen-row plan (run 14)', () => {
+describe('the frozen-row plan', () => {
   const plan = frozenPlan(CORPUS_SEED, tokenizer);
 
   it('builds made-up names only from frozen pieces: no learned id, no id of a new name', () => {
@@ -289,7 +289,7 @@ describe('the frozen-row plan (run 14)', () => {
   });
 });
 
-describe('the corpus recipes (run 24)', () => {
+describe('the corpus recipes', () => {
   it('learned: no made-up names, no remember exercises, no learned-ids.json (an earlier one removed), the recipe in corpus.json', () => {
     const plan = frozenPlan(CORPUS_SEED, tokenizer);
     const dir = mkdtempSync(join(tmpdir(), 'corpus-recipe-'));
@@ -311,7 +311,7 @@ describe('the corpus recipes (run 24)', () => {
     }
   });
 
-  it('learned-hosts (run 26): learned with three times the host tools, still no made-up names and no learned-ids.json', () => {
+  it('learned-hosts: learned with three times the host tools, still no made-up names and no learned-ids.json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'corpus-recipe-'));
     try {
       const learned = writeCorpus(dir, CORPUS_SEED, 600, tokenizer, 'learned');
@@ -325,7 +325,7 @@ describe('the corpus recipes (run 24)', () => {
     }
   });
 
-  it('frozen-fewer-names (after run 28): half the made-up names of frozen, the same learned ids from the frozen plan', () => {
+  it('frozen-fewer-names: half the made-up names of frozen, the same learned ids from the frozen plan', () => {
     const plan = frozenPlan(CORPUS_SEED, tokenizer);
     const dir = mkdtempSync(join(tmpdir(), 'corpus-recipe-'));
     // How many ids of made-up name pieces the corpus holds, and its learned ids.

@@ -26,20 +26,20 @@ export const DEFAULT_CORPUS_DIR = fileURLToPath(new URL('../../models/micro-llam
 export const CORPUS_SEED = 20240723;
 export const CORPUS_DIALOGUES = 40_000;
 /**
- * The options of the training corpus. Date questions are drawn 3× as often as in the evaluation sets
- * (run 7): copying the month from the system block's "Today Date:" line (up to ~900 tokens back) was
- * the one skill runs 5 and 6 did not learn at the default weight. Host-tool questions are 30 of 139
- * (~21% of first questions) in run 23, which continues run 22 (weight 10, ~8%): host tools sat at 0.70–0.73
- * in runs 19–22 while everything else rose (run 12 had tried 30 from scratch: 0.75; train/README.md).
+ * The options of the training corpus. Date questions are drawn 3× as often as in the evaluation sets:
+ * copying the month from the system block's "Today Date:" line (up to ~900 tokens back) is not learned at
+ * the default weight. Host-tool questions are 30 of 139 (~21% of first questions): at 10 (~8%) host-tool
+ * choice stays behind every other category. Why each weight was chosen: train/README.md, "Where the
+ * workbench's choices come from".
  */
 export const TRAIN_OPTIONS: DialogueOptions = {
   mode: 'train',
-  // Run 14: run 11's host-tool weight (10) and no renaming (run 13's renaming lowered host-tool choice).
-  // Run 15: the remember copy exercises (made-up names only, no tool). Run 23: host tools 10 → 30.
+  // No renaming of custom tools (customRenameRate 0: renaming lowers host-tool choice); `remember` is the copy
+  // exercises (made-up names only, no tool).
   weights: { date: 12, custom: 30, remember: 10 },
-  // Run 9 (issue 14): every failure the runtime can produce, host tools, local-index results.
+  // Every failure the runtime can produce, host tools and local-index results are in the corpus.
   errorRate: 0.1,
-  // Made-up names again since run 14 (off in runs 11–13), built only from frozen-row pieces (frozenPlan); 0.5 since run 15.
+  // Made-up names in half the search questions, built only from frozen-row pieces (frozenPlan).
   syntheticRate: 0.5,
   localIndexRate: 0.3,
   unusedToolsRate: 0.08,
@@ -47,27 +47,23 @@ export const TRAIN_OPTIONS: DialogueOptions = {
 };
 
 /**
- * The corpus recipes. `frozen` (runs 14–23): TRAIN_OPTIONS, made-up names built from frozen-row pieces, learned
- * rows only for the frozen plan's ids. `learned` (runs 11 and 24): no made-up names and no remember exercises,
- * host tools at run 11's weight, every id of the corpus a learned row (format /1): the one recipe that reached
- * issue 14's in-distribution and test targets in a single session, with new names at 0 by construction.
- * `learned-hosts` (run 26): `learned` with host tools at run 23's weight 30, for continuing a `learned` artifact
- * (its ids must stay: train.py gives learned rows only to the corpus's ids).
- * `frozen-fewer-names` (written after run 28, for its continuation): `frozen` with made-up names in a quarter of
- * the search questions instead of half, so real names get back copying practice (run 28's test misses were real
- * held-out names copied wrong) while the frozen rows keep theirs; its learned ids are the frozen plan's, as `frozen`'s.
- * `mixed-names` (run 29): `frozen` with made-up names whose pieces mix learned and frozen rows in any position
+ * The corpus recipes. `frozen`: TRAIN_OPTIONS, made-up names built from frozen-row pieces, learned rows only
+ * for the frozen plan's ids. `learned`: no made-up names and no remember exercises, host tools at weight 10,
+ * every id of the corpus a learned row (format /1), so new names score 0 by construction.
+ * `learned-hosts`: `learned` with host tools at weight 30, for continuing a `learned` artifact (its ids must
+ * stay: train.py gives learned rows only to the corpus's ids).
+ * `frozen-fewer-names`: `frozen` with made-up names in a quarter of the search questions instead of half, so
+ * real names get more copying practice while the frozen rows keep theirs; its learned ids are the frozen plan's.
+ * `mixed-names`: `frozen` with made-up names whose pieces mix learned and frozen rows in any position
  * (synthetic-names.ts mixedNamePieces) and made-up events of real events' forms with made-up winners
- * (synthetic-events.ts variedEvent), because run 28 copied the frozen start of a real new name and dropped its
- * learned rest, and replaced new events by training ones; its learned ids are still the frozen plan's.
- * `mixed-name-pieces` (run 30): `mixed-names` with the learned pieces drawn only from the world's names
- * (synthetic-names.ts worldNamePieceIds), because run 29 copied test's names past their end: its learned pieces
- * included the sentences' own words ("What", "Please", "City").
- * `mixed-names-no-sentence-words` (run 31): `mixed-names` with every learned piece but the first pieces of the
- * sentences' own words (synthetic-names.ts SENTENCE_WORDS), because run 30's pool of the world's names only took
- * away the learned pieces new names are made of (new names 77.5% → 58.7%); run 31 left test at run 29's 80.5%, so
- * the sentence words were not what run 29's test misses came from (train/README.md, entry 31).
- * A manifest's `corpus.recipe` names the recipe; one without it (runs before 24) is `frozen`'s generator.
+ * (synthetic-events.ts variedEvent), so that a name's learned rest is copied after its frozen start and a new
+ * event is not replaced by a training one; its learned ids are still the frozen plan's.
+ * `mixed-name-pieces`: `mixed-names` with the learned pieces drawn only from the world's names
+ * (synthetic-names.ts worldNamePieceIds), so no piece is one of the sentences' own words ("What", "Please", "City").
+ * `mixed-names-no-sentence-words`: `mixed-names` with every learned piece but the first pieces of the
+ * sentences' own words (synthetic-names.ts SENTENCE_WORDS).
+ * What each recipe scored: train/README.md, "Where the workbench's choices come from".
+ * A manifest's `corpus.recipe` names the recipe; a manifest without one was made by `frozen`'s generator.
  */
 export const CORPUS_RECIPES = {
   frozen: TRAIN_OPTIONS,
@@ -91,7 +87,7 @@ export function recipeHasFrozenRows(recipe: CorpusRecipe): boolean {
 
 /**
  * Recipes whose made-up names mix learned pieces into the frozen ones, each with the ids its learned pieces may come
- * from (undefined: any learned id, run 29; the world's names', run 30; any but the sentence words', run 31).
+ * from (undefined: any learned id; the world's names'; any but the sentence words').
  */
 const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, (plan: FrozenPlan, tokenizer: TextTokenizer) => ReadonlySet<number> | undefined>> = {
   'mixed-names': () => undefined,
@@ -100,8 +96,9 @@ const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, (plan: FrozenPlan, tokeniz
 };
 
 /**
- * The category weights the learned ids are drawn with, fixed since run 23 at runs 15–22's TRAIN_OPTIONS.weights, and
- * without the remember exercises (made-up names; their own words are added in frozenPlan).
+ * The category weights the learned ids are drawn with: fixed (host tools at 10, not TRAIN_OPTIONS' 30) so the
+ * frozen plan's ids stay the same for every frozen recipe, and without the remember exercises (made-up names;
+ * their own words are added in frozenPlan).
  */
 const PLAN_WEIGHTS = { date: 12, custom: 10, remember: 0 } as const;
 

@@ -9,7 +9,7 @@ import { Rng } from './rng';
 const props = (schema: object) => Object.keys((schema as { function: { parameters: { properties: object } } }).function.parameters.properties);
 const declaredName = (schema: object) => (schema as { function: { name: string } }).function.name;
 
-describe('custom tools (run 13 renaming)', () => {
+describe('custom tools and their renaming', () => {
   it('the default renameRate is 0: no renaming and no extra draw', () => {
     const a = new Rng(42);
     const b = new Rng(42);
@@ -18,10 +18,10 @@ describe('custom tools (run 13 renaming)', () => {
     expect(a.int(0, 1_000_000)).toBe(b.int(0, 1_000_000));
   });
 
-  // customTools changed once, after run 26 (train/README.md, entry 26): its multi-question dialogues drew a second
-  // host-tool question whose tools replaced the first's, so 17 of its 118 exchanges asked for an undeclared tool
-  // (runs 9–26 were evaluated on that set, 'd245bf28c5a677f5'). Its dialogues are now one question each.
-  it('every evaluation set is exactly what runs 9–12 were evaluated on (sha256 of its first 400 dialogues, taken at e4723d9), customTools since run 26', () => {
+  // Every set's dialogues are pinned so that results of different artifacts stay comparable; customTools' dialogues
+  // are one question each (why its hash differs from older results': train/README.md, "Where the workbench's
+  // choices come from").
+  it('every evaluation set is exactly the pinned one (sha256 of its first 400 dialogues)', () => {
     const pinned: Record<string, string> = {
       inDistribution: '3e5c309664c7cea9', test: 'c97d056c0c90931f', heldOut: 'eb0a0f419c03e646', heldOutEntities: '22f6e21a2828f2eb',
       newNames: '0aa835baaa036c3b', customTools: '776f382e6526c316', afterError: 'bb8c4cd44c97b9ce',

@@ -49,7 +49,7 @@ function fill(template: string, values: Record<string, string | number>): string
 const time = (rng: Rng, lo: number, hi: number) => `${String(rng.int(lo, hi)).padStart(2, '0')}:${rng.pick(['00', '30'])}`;
 
 /**
- * Made-up tool and parameter names for one family (run 13): a verb, a core and sometimes a suffix, so that
+ * Made-up tool and parameter names for one family: a verb, a core and sometimes a suffix, so that
  * recalling a family's usual name stops paying and only copying the declared one works.
  */
 interface NamePool {

@@ -66,7 +66,7 @@ const FOLLOW_UP_CATEGORIES: readonly Category[] = ['population', 'weather', 'cap
  * question kind, countries never asked for their capital — names the model wrote in training in another
  * role); `heldOutEntities` (training templates, those held-out subjects); `newNames` (training
  * templates, names that occur nowhere in training: a diagnostic of what a micro model cannot do); `test`
- * (like `heldOut`, from the test parts: phrasings and subjects written before run 5, evaluated on runs 5–7 and never used to choose a change).
+ * (like `heldOut`, from the test parts: phrasings and subjects that no change of the corpus was chosen by).
  */
 export type SplitMode = 'train' | 'heldOut' | 'heldOutEntities' | 'newNames' | 'test';
 
@@ -161,8 +161,7 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
   const weights = { ...CATEGORY_WEIGHTS, ...options.weights };
   const laterWeights = { ...weights, custom: 0 };
   // A custom question comes first and alone: where nothing else may follow it (the customTools set), the dialogue
-  // is one exchange. (Until run 26 the draw fell back to a second custom question whose tools replaced the first's,
-  // so the first asked for a tool the prompt did not declare.)
+  // is one exchange, so no later custom question replaces the tools the first one's prompt declared.
   if (!Object.values(laterWeights).some((w) => w > 0)) count = 1;
   const exchanges: Exchange[] = [];
   let tools: object[] | undefined;

@@ -58,8 +58,8 @@ export const MICRO_E2E_CASES: readonly MicroE2eCase[] = [
   },
   {
     // Hamburg occurs nowhere in training (world.ts NEW_CITY_NAMES): its ids were never read or written, so the
-    // call and the answer pass only if the model copies an unseen name (run 33 passes; run 26, with no rows for
-    // ids it never saw, fails).
+    // call and the answer pass only if the model copies an unseen name (the committed artifact does; an
+    // artifact without learned rows for ids it never saw fails).
     name: 'weather in a city never seen in training (brave_search)',
     question: 'What is the weather in Hamburg today?',
     call: search('weather in Hamburg'),

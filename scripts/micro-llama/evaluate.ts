@@ -12,8 +12,8 @@
  *
  * Sets (fixed seeds, none the corpus seed; see dialogues.ts SplitMode): in-distribution (training
  * phrasings and subjects, fresh values and dates), test (the test split's phrasings and subjects: the
- * untouched held-out measure since run 5), held-out (held-out phrasings and subjects: "dev" since run 5,
- * because it guided run 5's world), held-out entities (training phrasings, held-out subjects), new names
+ * untouched held-out measure), held-out (held-out phrasings and subjects: "dev", because changes of the
+ * world were chosen by it), held-out entities (training phrasings, held-out subjects), new names
  * (names that occur nowhere in training). A prompt counts as "tokens seen" when every token of its questions occurs in the corpus and
  * every token the model must write was written by it in training (see everyTokenSeen).
  */
@@ -73,7 +73,7 @@ export function evalSets(): EvalSet[] {
     { name: 'heldOut', seed: 1002, options: { mode: 'heldOut' }, share: 1 },
     { name: 'heldOutEntities', seed: 1003, options: { mode: 'heldOutEntities', weights: only(ENTITY_CATEGORIES) }, share: 0.5 },
     { name: 'newNames', seed: 1004, options: { mode: 'newNames', weights: only(NEW_NAME_CATEGORIES) }, share: 0.5 },
-    // Run 9 (issue 14), fixed before its training: host tools in the training phrasings, and every call failing.
+    // Host tools in the training phrasings, and every call failing.
     { name: 'customTools', seed: 1006, options: { mode: 'train', weights: { ...only(['custom']), custom: 1 } }, share: 0.5 },
     { name: 'afterError', seed: 1007, options: { mode: 'train', weights: { ...only(TOOL_CATEGORIES), custom: 4 }, errorRate: 1 }, share: 0.5 },
   ];
@@ -97,7 +97,7 @@ export function corpusIds(seed: number, dialogues: number, tokenizer: TextTokeni
   return { used, produced };
 }
 
-/** The ids of the corpus a manifest names: its seed, size and recipe (`frozen` when it names none, as before run 24). */
+/** The ids of the corpus a manifest names: its seed, size and recipe (`frozen` when it names none). */
 export function artifactCorpusIds(manifest: { corpus?: unknown }, tokenizer: TextTokenizer): CorpusIds {
   const corpus = manifest.corpus as { seed: number; dialogues: number; recipe?: string };
   const recipe = corpus.recipe ?? 'frozen';

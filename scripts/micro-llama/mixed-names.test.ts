@@ -1,5 +1,5 @@
 /**
- * Run 29's corpus recipe `mixed-names`: made-up names whose pieces mix learned and frozen rows, and made-up
+ * The corpus recipe `mixed-names`: made-up names whose pieces mix learned and frozen rows, and made-up
  * events of real events' forms (synthetic-names.ts mixedNamePieces, synthetic-events.ts variedEvent).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ const plan = frozenPlan(CORPUS_SEED, tokenizer);
 const mixed = mixedNamePieces(plan.pieces, plan.base, plan.forbidden, tokenizer);
 const REAL_EVENTS = [...EVENTS.train, ...EVENTS.heldOut].map((e) => e.name);
 
-describe('mixed made-up names (run 29)', () => {
+describe('mixed made-up names', () => {
   it('mix learned and frozen pieces in any position, one-letter starts among them, and hold no id outside the plan', () => {
     const rng = new Rng(5);
     const names = Array.from({ length: 400 }, () => syntheticName(rng, mixed));
@@ -53,7 +53,7 @@ describe('mixed made-up names (run 29)', () => {
     expect(mixed.accept!('Busanto')).toBe(false);
   });
 
-  it('mixed-name-pieces (run 30): learned pieces from the world\'s names only, never the sentences\' words', () => {
+  it('mixed-name-pieces: learned pieces from the world\'s names only, never the sentences\' words', () => {
     const fromNames = trainingOptions(CORPUS_SEED, tokenizer, 'mixed-name-pieces').namePieces!.learned!;
     const fromAll = trainingOptions(CORPUS_SEED, tokenizer, 'mixed-names').namePieces!.learned!;
     for (const word of ['What', 'Please', 'Can', 'Ask', 'How']) {
@@ -73,7 +73,7 @@ describe('mixed made-up names (run 29)', () => {
     expect(fromNames.continuations).not.toContain('omb');
   });
 
-  it('mixed-names-no-sentence-words (run 31): every learned piece but the sentence words\' first pieces', () => {
+  it('mixed-names-no-sentence-words: every learned piece but the sentence words\' first pieces', () => {
     const fromAll = trainingOptions(CORPUS_SEED, tokenizer, 'mixed-names').namePieces!.learned!;
     const pool = trainingOptions(CORPUS_SEED, tokenizer, 'mixed-names-no-sentence-words').namePieces!.learned!;
     // Every listed word is written by the corpus (the list cannot rot into words it no longer has).
@@ -90,14 +90,14 @@ describe('mixed made-up names (run 29)', () => {
     expect(dropped.length).toBeLessThan(40);
   });
 
-  it('leave the frozen recipes\' draws as they were: without learned pieces, run 14\'s names for seed 1', () => {
+  it('leave the frozen recipes\' draws as they were: without learned pieces, the frozen pools\' names for seed 1', () => {
     const rng = new Rng(1);
     const names = Array.from({ length: 6 }, () => syntheticName(rng, plan.pieces));
     expect(names).toEqual(['Basil', 'Hawkslantnotes', 'Fellowshiprobe', 'Onunersed', 'Fixicas', 'Circleended']);
   });
 });
 
-describe('varied made-up events (run 29)', () => {
+describe('varied made-up events', () => {
   const rng = new Rng(7);
   const events = Array.from({ length: 600 }, () => variedEvent(rng, mixed));
 
@@ -131,7 +131,7 @@ describe('varied made-up events (run 29)', () => {
   });
 });
 
-describe('the mixed-names corpus (run 29)', () => {
+describe('the mixed-names corpus', () => {
   it('keeps the held-out events and every new name\'s id out, its learned ids the frozen plan\'s', () => {
     expect(trainingOptions(CORPUS_SEED, tokenizer, 'mixed-names').variedEvents).toBe(true);
     const dialogues = trainingDialogues(CORPUS_SEED, 1200, tokenizer, 'mixed-names');

@@ -1,8 +1,8 @@
 /**
  * Made-up sport events for the training corpus's winner questions, and who won them.
  *
- * `plain` (runs 14–28): "<made-up name> <kind>", won by someone from world.ts's pools. `varied` (run 29's
- * recipe): the forms real new events take — a known city with a kind ("London Marathon" is new only as a
+ * `plain` (the frozen recipes): "<made-up name> <kind>", won by someone from world.ts's pools. `varied` (the
+ * mixed-names recipes): the forms real new events take — a known city with a kind ("London Marathon" is new only as a
  * pair), two words, a prefix ("Women's …", "Tour de …") — and winners partly made up, so that the event and the
  * winner are copied from the question and the result instead of recalled from the ten training events.
  *
@@ -31,7 +31,7 @@ const TRAINING_CITIES: readonly string[] = (() => {
 
 const REAL_EVENTS: readonly string[] = [...EVENTS.train, ...EVENTS.heldOut].map((e) => e.name);
 
-/** Run 14's made-up event: "the Velmo Open" is won by a person, "the Velmo Cup" by a country. */
+/** A plain made-up event: "the Velmo Open" is won by a person, "the Velmo Cup" by a country. */
 export function plainEvent(rng: Rng, pieces?: NamePieces): MadeUpEvent {
   const kind = rng.pick(PLAIN_KINDS);
   return { event: { name: `${syntheticName(rng, pieces)} ${kind}`, winner: kind === 'Cup' ? 'country' : kind === 'Trophy' ? 'club' : 'person' } };

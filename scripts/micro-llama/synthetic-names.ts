@@ -34,7 +34,7 @@ export interface NamePieces {
 let cached: NamePieces | undefined;
 
 /**
- * The pools of run 14's frozen-row corpus: word starts and continuations from the whole ordinary
+ * The pools of the frozen-row corpus (`frozen`): word starts and continuations from the whole ordinary
  * vocabulary, minus every id in `exclude` (the ids the corpus has without made-up names, which get
  * learned rows, and the new-names evaluation's ids, which must stay never seen), so that every piece of
  * a made-up name is a frozen row (scripts/setup/frozen-rows.ts) and copying is learned on frozen rows.
@@ -59,7 +59,7 @@ export function frozenNamePieces(exclude: ReadonlySet<number>, tokenizer: TextTo
 
 /**
  * `frozen`'s pools plus the pieces of the learned ids `base` (scripts/micro-llama/corpus.ts frozenPlan), or only
- * those of them in `learnedFrom` (worldNamePieceIds: run 30; withoutSentenceWords: run 31): every id of " Name" is a frozen piece or a learned id,
+ * those of them in `learnedFrom` (worldNamePieceIds or withoutSentenceWords): every id of " Name" is a frozen piece or a learned id,
  * so the learned ids stay the plan's, and no form of a name has a `forbidden` id (the new names' ids stay out of training).
  */
 export function mixedNamePieces(frozen: ReturnType<typeof frozenNamePieces>, base: ReadonlySet<number>, forbidden: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer(), learnedFrom?: ReadonlySet<number>): NamePieces {
@@ -83,7 +83,7 @@ export function mixedNamePieces(frozen: ReturnType<typeof frozenNamePieces>, bas
 /**
  * The ids of the world's own names as the corpus writes them after a space (cities and countries but the new
  * names, capitals, people, clubs and teams): learned pieces that read as a name, where the corpus's other learned
- * ids include its sentences' words ("What", "Please", "City"), which run 29's mixed names ran into (train/README.md, entry 29).
+ * ids include its sentences' words ("What", "Please", "City"), which mixed names drawn from every learned id are made of.
  */
 export function worldNamePieceIds(tokenizer: TextTokenizer = loadTokenizer()): Set<number> {
   const isNew = new Set(NEW_CITIES.flatMap((c) => [c.name, c.country]));
@@ -97,8 +97,7 @@ export function worldNamePieceIds(tokenizer: TextTokenizer = loadTokenizer()): S
 /**
  * The capitalised words the corpus's own sentences write (dialogues.ts, world.ts and tool-results.ts templates: questions,
  * answers, tool results and system text), none of them a name: a short list read from the templates, not from
- * transcripts. Run 31 dropped their first pieces from the learned pool to test whether run 29's test misses came from
- * them; test stayed at run 29's 80.5% (train/README.md, entry 31), so they were not the cause.
+ * transcripts.
  */
 export const SENTENCE_WORDS = [
   'I', 'How', 'What', 'Who', 'Where', 'Which', 'Can', 'Please', 'Let', 'Have', 'Ask', 'Feel', 'Answer', 'Today', 'Date',
@@ -107,8 +106,7 @@ export const SENTENCE_WORDS = [
 
 /**
  * The learned ids `base` but the first piece of each sentence word after a space (" What", " Hum" of " Humidity"):
- * run 31's pool between run 29's (every learned id) and run 30's (the world's names' ids only): every continuation,
- * 441 of run 29's 466 starts.
+ * a pool between every learned id and the world's names' ids only: every continuation, 441 of the 466 starts.
  */
 export function withoutSentenceWords(base: ReadonlySet<number>, tokenizer: TextTokenizer = loadTokenizer()): Set<number> {
   const starts = sentenceWordStartIds(tokenizer);
@@ -143,7 +141,7 @@ const TAKEN = new Set<string>([
 export function syntheticName(rng: Rng, pieces: NamePieces = namePieces()): string {
   if (pieces.starts.length === 0 || pieces.continuations.length === 0) throw new Error('synthetic names: an empty piece pool');
   for (;;) {
-    // Without `learned`, no draw beyond run 14's: the frozen recipes' corpora stay byte for byte.
+    // Without `learned`, no draw beyond the frozen pools' own: the frozen recipes' corpora stay byte for byte.
     const { learned } = pieces;
     const fromLearned = () => learned !== undefined && rng.chance(0.5);
     const parts = [fromLearned() ? rng.pick(learned!.starts) : rng.pick(pieces.starts)];

@@ -13,8 +13,8 @@ export interface Split<T> {
 }
 
 /**
- * A pool with a third, disjoint part: `test`, written before run 5 was trained, evaluated on runs 5–7 and never used to choose a change, after
- * `heldOut` had been used to diagnose runs 3 and 4 (so `heldOut` is no longer an untouched measure).
+ * A pool with a third, disjoint part: `test`, never used to choose a change of the corpus, where `heldOut` has been
+ * used to diagnose failures (so `heldOut` is not an untouched measure).
  */
 export interface TestSplit<T> extends Split<T> {
   readonly test: readonly T[];
@@ -102,7 +102,7 @@ const OTHER_CITIES: ReadonlyArray<readonly [string, string]> = [
   ['Alexandria', 'Egypt'], ['Istanbul', 'Turkey'], ['Dubai', 'the United Arab Emirates'], ['Auckland', 'New Zealand'],
   ['Cordoba', 'Argentina'], ['Mombasa', 'Kenya'], ['Busan', 'South Korea'], ['Karachi', 'Pakistan'],
   ['Salzburg', 'Austria'], ['Antwerp', 'Belgium'], ['Thessaloniki', 'Greece'], ['Split', 'Croatia'],
-  // Added for run 5: more subjects per role, so that copying a name does not depend on having written it in that role.
+  // Several subjects per role, so that copying a name does not depend on having written it in that role.
   ['Bordeaux', 'France'], ['Toulouse', 'France'], ['Stuttgart', 'Germany'], ['Dresden', 'Germany'], ['Leipzig', 'Germany'],
   ['Bologna', 'Italy'], ['Palermo', 'Italy'], ['Malaga', 'Spain'], ['Bilbao', 'Spain'], ['Rotterdam', 'the Netherlands'],
   ['Utrecht', 'the Netherlands'], ['Ghent', 'Belgium'], ['Graz', 'Austria'], ['Basel', 'Switzerland'], ['Gdansk', 'Poland'],
@@ -257,7 +257,6 @@ export const TEMPLATES = {
       'What is the current population of {city}?',
       'Do you know how many people live in {city}?',
       'I wonder how many people live in {city}. Can you check?',
-      // Added for run 5 (more phrasings per category):
       'Find the population of {city}.',
       'Look up how many people live in {city}.',
       'What is the number of people living in {city}?',
@@ -281,7 +280,6 @@ export const TEMPLATES = {
       'How cold is it in {city} today?',
       'Search for the current weather in {city}.',
       'What\'s the forecast for {city} today?',
-      // Added for run 5 (more phrasings per category):
       'Look up the weather in {city}.',
       'Is it cold in {city} today?',
       'What is it like outside in {city} right now?',
@@ -303,7 +301,6 @@ export const TEMPLATES = {
       'Do you know the capital of {country}?',
       'What city is the capital of {country}?',
       'Look up the capital of {country}.',
-      // Added for run 5 (more phrasings per category):
       'Find the capital of {country}.',
       'Name the capital of {country}.',
       'Which city is the capital city of {country}?',
@@ -324,7 +321,6 @@ export const TEMPLATES = {
       'Tell me who won the {event} in {year}.',
       'Search for the winner of the {event} in {year}.',
       'Which team or player won the {event} in {year}?',
-      // Added for run 5 (more phrasings per category):
       'Find out who won the {event} in {year}.',
       'Look up the winner of the {event} in {year}.',
       'Who was the champion of the {event} in {year}?',
@@ -346,7 +342,6 @@ export const TEMPLATES = {
       'Please compute {a} {op} {b}.',
       'Ask Wolfram Alpha: what is {a} {op} {b}?',
       'What does {a} {op} {b} equal?',
-      // Added for run 5 (more phrasings per category):
       'Compute {a} {op} {b}.',
       'Work out {a} {op} {b} for me.',
       '{a} {op} {b} = ?',
@@ -366,7 +361,6 @@ export const TEMPLATES = {
       'Can you integrate x^{n} for me?',
       'What\'s the indefinite integral of x^{n}?',
       'Use Wolfram Alpha to integrate x^{n}.',
-      // Added for run 5 (more phrasings per category):
       'Please integrate x^{n}.',
       'Find the integral of x^{n} dx.',
       'What do you get when you integrate x^{n}?',
@@ -385,7 +379,6 @@ export const TEMPLATES = {
       'Can you differentiate x^{n} for me?',
       'What\'s the derivative of x^{n} with respect to x?',
       'Use Wolfram Alpha to differentiate x^{n}.',
-      // Added for run 5 (more phrasings per category):
       'Please differentiate x^{n}.',
       'Compute the derivative of x^{n}.',
       'What do you get when you differentiate x^{n}?',
@@ -403,7 +396,6 @@ export const TEMPLATES = {
       'Calculate the square root of {sq}.',
       'What\'s the square root of {sq}?',
       'Can you compute the square root of {sq}?',
-      // Added for run 5 (more phrasings per category):
       'Please find the square root of {sq}.',
       'What number squared gives {sq}?',
       'Work out the square root of {sq}.',
@@ -421,7 +413,6 @@ export const TEMPLATES = {
       'What is x if {a}x + {b} = {c}?',
       'Can you solve {a}x + {b} = {c} for x?',
       'Find x such that {a}x + {b} = {c}.',
-      // Added for run 5 (more phrasings per category):
       'Please solve {a}x + {b} = {c}.',
       'Find the value of x in {a}x + {b} = {c}.',
       'If {a}x + {b} = {c}, what is x?',
@@ -439,7 +430,6 @@ export const TEMPLATES = {
       'Compute the sum of the numbers from 1 to {n} in Python.',
       'Run Python to sum the numbers from 1 to {n}.',
       'With Python, what is the sum of the numbers from 1 to {n}?',
-      // Added for run 5 (more phrasings per category):
       'Write a program that adds up the numbers from 1 to {n}.',
       'Please use Python to find the sum of 1 to {n}.',
       'Using code, sum all the numbers from 1 to {n}.',
@@ -457,7 +447,6 @@ export const TEMPLATES = {
       'Write code that prints the factorial of {n}.',
       'Run Python to compute the factorial of {n}.',
       'With Python, what is the factorial of {n}?',
-      // Added for run 5 (more phrasings per category):
       'Write a program that computes the factorial of {n}.',
       'Please use Python to find {n} factorial.',
       'Using code, calculate the factorial of {n}.',
@@ -475,7 +464,6 @@ export const TEMPLATES = {
       'Run Python to calculate {a} to the power of {b}.',
       'With Python, what is {a} to the power of {b}?',
       'Compute {a} to the power of {b} in Python.',
-      // Added for run 5 (more phrasings per category):
       'Write a program that computes {a} to the power of {b}.',
       'Please use Python to find {a} to the power of {b}.',
       'Using code, calculate {a} to the power of {b}.',
@@ -493,7 +481,6 @@ export const TEMPLATES = {
       'Write code that sorts [{list}].',
       'Run Python to sort these numbers: [{list}].',
       'With Python, sort [{list}] from smallest to largest.',
-      // Added for run 5 (more phrasings per category):
       'Write a program that sorts the list [{list}].',
       'Please use Python to put [{list}] in order.',
       'Using code, sort the numbers [{list}].',
@@ -511,7 +498,6 @@ export const TEMPLATES = {
       'Write code that prints "{word}" backwards.',
       'Run Python to reverse "{word}".',
       'With Python, what is "{word}" spelled backwards?',
-      // Added for run 5 (more phrasings per category):
       'Write a program that reverses "{word}".',
       'Please use Python to spell "{word}" backwards.',
       'Using code, reverse the string "{word}".',
@@ -523,7 +509,6 @@ export const TEMPLATES = {
     test: ['Can you use Python to reverse the word "{word}" for me?', 'Write code to reverse the word "{word}".'],
   },
   followUp: {
-    // The last three added for run 5.
     train: ['What about {x}?', 'And {x}?', 'How about {x}?', 'And what about {x}?', 'Same for {x}, please.', 'What about {x}, then?', 'Now {x}.', 'Do the same for {x}.'],
     heldOut: ['And how about {x}, please?', 'Please check {x}.'],
     test: ['Can you check {x}, please?', 'Now do {x}, please.'],

@@ -1,19 +1,18 @@
 /**
  * The demo corpus the local search index answers from when no search key is set: the micro world's
  * facts as short documents — each country's capital (real facts) and a population for every city and
- * country (demo figures, seeded, labelled as such in each title) — written where the micro model
- * lives, `models/micro-llama/demo-corpus.json`. Deterministic: the same bytes on every machine;
- * rewritten only when they change.
+ * country (demo figures, seeded, labelled as such in each title) — written under public/ at
+ * DEMO_CORPUS_PUBLIC_PATH (`public/local-search/corpus.json`), where the page, the widget build and
+ * the Node CLI load it. Deterministic: the same bytes on every machine; rewritten only when they change.
  */
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ALL_CITIES, ALL_COUNTRIES } from '../micro-llama/world';
 import { capitalize, wiki, withCommas } from '../micro-llama/dialogues';
 import { slug } from '../micro-llama/tool-results';
 import { Rng } from '../micro-llama/rng';
-import type { LocalDocument } from '../../src/tools/local-search';
+import { DEMO_CORPUS_PUBLIC_PATH, type LocalDocument } from '../../src/tools/local-search';
 import { readText, writeAtomic } from './model-dir';
-
-export const DEMO_CORPUS_FILE = 'demo-corpus.json';
 
 export function demoCorpus(): LocalDocument[] {
   const rng = new Rng(20261201);
@@ -32,8 +31,9 @@ export function demoCorpus(): LocalDocument[] {
   return docs;
 }
 
-export async function writeDemoCorpus(microDir: string): Promise<void> {
-  const path = join(microDir, DEMO_CORPUS_FILE);
+export async function writeDemoCorpus(publicDir: string): Promise<void> {
+  const path = join(publicDir, DEMO_CORPUS_PUBLIC_PATH);
+  await mkdir(dirname(path), { recursive: true });
   const text = `${JSON.stringify(demoCorpus(), null, 1)}\n`;
   if ((await readText(path)) !== text) await writeAtomic(path, text);
 }

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { braveSearchTool } from '../tools/brave-search';
-import { documentsFromText, isTextDocumentName, LocalSearchIndex, type LocalDocument } from '../tools/local-search';
+import { DEMO_CORPUS_PUBLIC_PATH, documentsFromText, isTextDocumentName, LocalSearchIndex, type LocalDocument } from '../tools/local-search';
 import { ToolError, type Tool } from '../tools/tool';
 import type { ToolProvider } from '../tools/tool-provider';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
 import { CliError } from './cli-error';
 
 /** The local index's bundled documents (written by `npm run setup`: scripts/setup/demo-corpus.ts). */
-export const DEMO_CORPUS_PATH = join(import.meta.dirname, '../../models/micro-llama/demo-corpus.json');
+export const DEMO_CORPUS_PATH = join(import.meta.dirname, '../../public', DEMO_CORPUS_PUBLIC_PATH);
 
 export interface NodeToolOptions {
   /** Default `auto`: the proxy, and the local providers when it has no key or is not running. */

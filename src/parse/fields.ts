@@ -25,10 +25,11 @@ export function missingAsField(entries: v.ObjectEntries, notAnObject: string): (
   };
 }
 
-/** The first problem valibot found: the keys and indexes down to it, and its message. */
+/** The first problem valibot found: the keys and indexes down to it, its message, and what was expected there. */
 export interface FirstIssue {
   path: Array<string | number>;
   message: string;
+  expected: string | null;
 }
 
 /** Parses `value` stopping at the first problem: the typed output, or that problem. */
@@ -37,7 +38,7 @@ export function parseFirst<S extends v.GenericSchema>(schema: S, value: unknown)
   if (result.success) return { ok: true, value: result.output };
   const issue = result.issues[0];
   const path = (issue.path ?? []).map((item) => item.key).filter((key): key is string | number => typeof key === 'string' || typeof key === 'number');
-  return { ok: false, issue: { path, message: issue.message } };
+  return { ok: false, issue: { path, message: issue.message, expected: issue.expected } };
 }
 
 /** A non-empty string; `message` for anything else. */

@@ -14,6 +14,10 @@ import { clampResultCount, type SearchResults } from './search-results';
 
 export const LOCAL_INDEX_SOURCE = 'local index';
 
+/** The bundled demo corpus (written by `npm run setup`), as a path under public/: the page, the widget
+ * and the Node CLI load it from there — vite serves public/ at the site root and copies it into a build. */
+export const DEMO_CORPUS_PUBLIC_PATH = 'local-search/corpus.json';
+
 export interface LocalDocument {
   title: string;
   /** Where the document lives: a web address, or `file:` + the name it was added under. */

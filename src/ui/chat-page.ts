@@ -50,6 +50,8 @@ export interface ChatPageOptions {
   modelsBaseUrl: string;
   /** Absolute URL of Pyodide's files. */
   pyodideBaseUrl: string;
+  /** Absolute URL of the local search index's demo corpus. */
+  demoCorpusUrl: string;
   settings: SettingsStore;
   /** Where conversations are kept (default: IndexedDB). */
   conversations?: ConversationStore;
@@ -84,7 +86,7 @@ export class ChatPage {
       ask: (id) => this.askDownload(id, downloads),
       diagnose: (id, error) => explainLoadFailure(error, MODELS.find((m) => m.id === id), MODELS),
     });
-    this.tools = new ToolBox({ pyodideBaseUrl: o.pyodideBaseUrl, demoCorpusUrl: `${o.modelsBaseUrl}micro-llama/demo-corpus.json`, documentStore: o.documents ?? indexedDbDocumentStore() });
+    this.tools = new ToolBox({ pyodideBaseUrl: o.pyodideBaseUrl, demoCorpusUrl: o.demoCorpusUrl, documentStore: o.documents ?? indexedDbDocumentStore() });
     const dialog = new ConfirmDialog();
     this.session = new ChatSession({
       engine: o.engine,

@@ -6,6 +6,7 @@ import { EngineClient } from '../engine/client';
 import { ChatPage } from './chat-page';
 import { installStyles } from './styles';
 import { localSettingsStore } from './settings';
+import { DEMO_CORPUS_PUBLIC_PATH } from '../tools/local-search';
 
 const here = (path: string) => new URL(path, location.href).href;
 const params = new URLSearchParams(location.search);
@@ -18,6 +19,7 @@ const page = new ChatPage({
   engine,
   modelsBaseUrl: here('/models/'),
   pyodideBaseUrl: here('/pyodide/'),
+  demoCorpusUrl: here(`/${DEMO_CORPUS_PUBLIC_PATH}`),
   settings: localSettingsStore(),
   ...(modelParam ? { initialModel: modelParam } : {}),
 });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryDocumentStore, type DocumentStore } from './document-store';
 import { ToolBox } from './tool-box';
 
-const CORPUS = 'http://page.test/models/micro-llama/demo-corpus.json';
+const CORPUS = 'http://page.test/local-search/corpus.json';
 const ON = { brave_search: true, wolfram_alpha: true, code_interpreter: false };
 const signal = () => new AbortController().signal;
 afterEach(() => vi.unstubAllGlobals());

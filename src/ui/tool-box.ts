@@ -25,7 +25,7 @@ export interface ToolBoxOptions {
   pyodideBaseUrl: string;
   /** Where the sandbox's hidden iframe goes (the widget keeps it inside its shadow root). */
   container?: HTMLElement;
-  /** The local index's bundled documents (models/micro-llama/demo-corpus.json); without it no local providers. */
+  /** The local index's bundled documents (public/local-search/corpus.json); without it no local providers. */
   demoCorpusUrl?: string;
   /** Keeps the user's documents across reloads (the chat page: IndexedDB); without it they live for the page's life. */
   documentStore?: DocumentStore;

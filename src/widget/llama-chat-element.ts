@@ -40,7 +40,7 @@ import { examplesFor, MODEL_EXAMPLES } from '../engine/model-examples';
 import { MODELS } from '../engine/models';
 import type { Message } from '../format/types';
 import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
-import type { LocalDocument } from '../tools/local-search';
+import { DEMO_CORPUS_PUBLIC_PATH, type LocalDocument } from '../tools/local-search';
 import { parseToolProvider, type ToolProvider } from '../tools/tool-provider';
 import { ChatSession } from '../ui/chat-session';
 import { h, replace } from '../ui/dom';
@@ -301,7 +301,7 @@ export class LlamaChatElement extends HTMLElement {
       diagnose: (id, error) => explainLoadFailure(error, MODELS.find((m) => m.id === id), MODELS),
     });
     const sandboxHost = h('div', { class: 'sandbox-host', hidden: true });
-    this.toolBox = new ToolBox({ pyodideBaseUrl: `${base}pyodide/`, container: sandboxHost, demoCorpusUrl: `${base}models/micro-llama/demo-corpus.json` });
+    this.toolBox = new ToolBox({ pyodideBaseUrl: `${base}pyodide/`, container: sandboxHost, demoCorpusUrl: `${base}${DEMO_CORPUS_PUBLIC_PATH}` });
     for (const spec of this.pendingTools.splice(0)) this.toolBox.register(spec);
     if (this.pendingDocuments.length) void this.toolBox.addDocuments(this.pendingDocuments.splice(0)).catch(() => {});
     const dialog = new ConfirmDialog();

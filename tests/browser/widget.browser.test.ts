@@ -93,6 +93,7 @@ beforeAll(async () => {
       ['/models/', join(ROOT, 'models')],
       ['/ort/', join(ROOT, 'public/ort')],
       ['/pyodide/', join(ROOT, 'public/pyodide')],
+      ['/local-search/', join(ROOT, 'public/local-search')],
       ['/', outDir],
     ],
   });

@@ -4,11 +4,13 @@
  * OpenAI `tools` become Llama custom tools, shown in the prompt as the same function schemas;
  * `builtin_tools` (the extension) offers Llama's built-ins.
  */
+import * as v from 'valibot';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
+import { fields, plainObject } from '../../parse/fields';
 import { invalidField, unsupportedField } from '../api-error';
 import { checkSchemaCoverage } from '../schema-coverage';
 import type { ApiMessage, ApiToolCall, ChatTurnRequest, PromptTool, ReplyFormat, ToolChoice } from '../chat-types';
-import { defaultOnly, isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, requiredString, textContent, type JsonObject } from './fields';
+import { checked, defaultOnly, jsonObject, knownKeysOnly, knownObject, objectAt, onlyKnown, optionalBoolean, optionalField, optionalNumber, present, requiredString, requiredText, textContent, type JsonObject } from './fields';
 import { GENERATION_FIELDS, readGenerationFields } from './generation-fields';
 
 const CHAT_FIELDS = [
@@ -26,7 +28,40 @@ export interface ChatRequest {
 }
 
 /** OpenAI's rule for function names. */
-const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const functionName = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1 to 64 letters, digits, _ or -'));
+
+const text = v.string('expected a string');
+const flag = v.boolean('expected a boolean');
+const parameters = plainObject<JsonObject>('expected a JSON schema object');
+
+/** llama-server's and vLLM's `grammar`: EBNF text with a root rule. */
+const GRAMMAR_MESSAGE = 'expected an EBNF grammar (a string with a root rule)';
+const grammar = v.pipe(v.string(GRAMMAR_MESSAGE), v.check((g) => g.trim() !== '', GRAMMAR_MESSAGE));
+
+const FUNCTION = v.literal('function', 'expected "function"');
+
+/** A message's `tool_calls`: unknown keys refused first, then type, function, id, and the function's name and arguments. */
+const toolCallList = v.array(
+  v.pipe(
+    jsonObject,
+    knownKeysOnly(['id', 'type', 'function']),
+    fields({ type: FUNCTION, function: v.pipe(jsonObject, knownKeysOnly(['name', 'arguments'])), id: requiredText }, 'expected an object'),
+    // The function's name and arguments after the call's id, each reported at its own path.
+    v.pipe(v.any(), fields({ id: requiredText, function: fields({ name: requiredText, arguments: requiredText }, 'expected an object') }, 'expected an object')),
+    v.transform((call): ApiToolCall => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
+  ),
+  'expected an array',
+);
+
+/** `tool_choice` naming one function: `{"type": "function", "function": {"name"}}`. */
+const namedToolChoice = v.pipe(
+  jsonObject,
+  knownKeysOnly(['type', 'function']),
+  fields({ type: FUNCTION, function: knownObject({ name: requiredText }) }, 'expected an object'),
+  v.transform((choice): ToolChoice => ({ type: 'function', name: choice.function.name })),
+);
+
+const builtinToolName = v.picklist(BUILTIN_TOOL_NAMES, `expected one of ${BUILTIN_TOOL_NAMES.join(', ')}`);
 
 export function readChatRequest(value: unknown): ChatRequest {
   const body = objectAt(value, 'body');
@@ -75,17 +110,17 @@ function readReplyFormat(body: JsonObject): ReplyFormat | undefined {
       const spec = objectAt(f.json_schema, 'response_format.json_schema');
       onlyKnown(spec, ['name', 'description', 'schema', 'strict'], 'response_format.json_schema');
       requiredString(spec, 'name', 'response_format.json_schema');
-      if (present(spec, 'strict') && typeof spec.strict !== 'boolean') throw invalidField('response_format.json_schema.strict', 'expected a boolean');
+      optionalField(spec, 'strict', flag, 'response_format.json_schema');
       const schema = present(spec, 'schema') ? objectAt(spec.schema, 'response_format.json_schema.schema') : {};
       format = { type: 'json_schema', schema: checkSchemaCoverage(schema, 'response_format.json_schema.schema') };
     } else if (f.type !== 'text') throw invalidField('response_format.type', `expected "text", "json_object" or "json_schema" (got ${JSON.stringify(f.type)})`);
     else onlyKnown(f, ['type'], 'response_format');
     if (f.type === 'json_object') format = { type: 'json_object' };
   }
-  if (present(body, 'grammar')) {
-    if (typeof body.grammar !== 'string' || body.grammar.trim() === '') throw invalidField('grammar', 'expected an EBNF grammar (a string with a root rule)');
+  const ebnf = optionalField(body, 'grammar', grammar);
+  if (ebnf !== undefined) {
     if (format) throw invalidField('grammar', 'give either grammar or a JSON response_format, not both');
-    format = { type: 'grammar', grammar: body.grammar };
+    format = { type: 'grammar', grammar: ebnf };
   }
   return format;
 }
@@ -99,7 +134,7 @@ function readMessage(value: unknown, at: string): ApiMessage {
   const m = objectAt(value, at);
   const role = m.role;
   // `name` is accepted and not shown to the model: Llama 3.1's format has no place for it (vLLM's template drops it too).
-  if (present(m, 'name') && typeof m.name !== 'string') throw invalidField(`${at}.name`, 'expected a string');
+  optionalField(m, 'name', text, at);
   if (role === 'system' || role === 'developer' || role === 'user') {
     onlyKnown(m, ['role', 'content', 'name'], at);
     return { source: at, role: role === 'user' ? 'user' : 'system', content: textContent(m.content, `${at}.content`) };
@@ -108,7 +143,7 @@ function readMessage(value: unknown, at: string): ApiMessage {
     onlyKnown(m, ['role', 'content', 'tool_calls', 'refusal', 'name'], at);
     if (present(m, 'refusal')) throw unsupportedField(`${at}.refusal`, 'this model does not refuse through a separate field');
     const content = present(m, 'content') ? textContent(m.content, `${at}.content`) : '';
-    const toolCalls = present(m, 'tool_calls') ? readToolCalls(m.tool_calls, `${at}.tool_calls`) : [];
+    const toolCalls = optionalField(m, 'tool_calls', toolCallList, at) ?? [];
     if (!present(m, 'content') && toolCalls.length === 0) throw invalidField(`${at}.content`, 'an assistant message needs content or tool_calls');
     return { source: at, role, content, toolCalls };
   }
@@ -117,18 +152,6 @@ function readMessage(value: unknown, at: string): ApiMessage {
     return { source: at, role, toolCallId: requiredString(m, 'tool_call_id', at), content: textContent(m.content, `${at}.content`) };
   }
   throw invalidField(`${at}.role`, `expected system, developer, user, assistant or tool (got ${JSON.stringify(role)})`);
-}
-
-function readToolCalls(value: unknown, at: string): ApiToolCall[] {
-  if (!Array.isArray(value)) throw invalidField(at, 'expected an array');
-  return value.map((c, j) => {
-    const call = objectAt(c, `${at}[${j}]`);
-    onlyKnown(call, ['id', 'type', 'function'], `${at}[${j}]`);
-    if (call.type !== 'function') throw invalidField(`${at}[${j}].type`, 'expected "function"');
-    const fn = objectAt(call.function, `${at}[${j}].function`);
-    onlyKnown(fn, ['name', 'arguments'], `${at}[${j}].function`);
-    return { id: requiredString(call, 'id', `${at}[${j}]`), name: requiredString(fn, 'name', `${at}[${j}].function`), arguments: requiredString(fn, 'arguments', `${at}[${j}].function`) };
-  });
 }
 
 function readTools(body: JsonObject): PromptTool[] {
@@ -143,14 +166,14 @@ function readTools(body: JsonObject): PromptTool[] {
     const fn = objectAt(tool.function, `${at}.function`);
     onlyKnown(fn, ['name', 'description', 'parameters', 'strict'], `${at}.function`);
     const name = requiredString(fn, 'name', `${at}.function`);
-    if (!FUNCTION_NAME.test(name)) throw invalidField(`${at}.function.name`, 'expected 1 to 64 letters, digits, _ or -');
+    checked(functionName, name, `${at}.function.name`);
     if (isBuiltinToolName(name)) throw invalidField(`${at}.function.name`, `"${name}" is a Llama 3.1 built-in tool: offer it through builtin_tools`);
     if (names.has(name)) throw invalidField(`${at}.function.name`, `two tools are named "${name}"`);
     names.add(name);
-    if (present(fn, 'strict') && typeof fn.strict !== 'boolean') throw invalidField(`${at}.function.strict`, 'expected a boolean');
-    if (present(fn, 'description') && typeof fn.description !== 'string') throw invalidField(`${at}.function.description`, 'expected a string');
-    if (present(fn, 'parameters') && !isObject(fn.parameters)) throw invalidField(`${at}.function.parameters`, 'expected a JSON schema object');
-    if (present(fn, 'parameters')) checkSchemaCoverage(fn.parameters as JsonObject, `${at}.function.parameters`);
+    optionalField(fn, 'strict', flag, `${at}.function`);
+    optionalField(fn, 'description', text, `${at}.function`);
+    const schema = optionalField(fn, 'parameters', parameters, `${at}.function`);
+    if (schema) checkSchemaCoverage(schema, `${at}.function.parameters`);
     return promptSchema(name, fn);
   });
 }
@@ -165,21 +188,16 @@ function readBuiltinTools(body: JsonObject): BuiltinToolName[] {
   if (!present(body, 'builtin_tools')) return [];
   const list = body.builtin_tools;
   if (!Array.isArray(list)) throw invalidField('builtin_tools', `expected an array of ${BUILTIN_TOOL_NAMES.join(', ')}`);
-  list.forEach((name, i) => {
-    if (typeof name !== 'string' || !isBuiltinToolName(name)) throw invalidField(`builtin_tools[${i}]`, `expected one of ${BUILTIN_TOOL_NAMES.join(', ')}`);
-    if (list.indexOf(name) !== i) throw invalidField(`builtin_tools[${i}]`, `"${name}" is listed twice`);
+  return list.map((name: unknown, i) => {
+    const tool = checked(builtinToolName, name, `builtin_tools[${i}]`);
+    if (list.indexOf(tool) !== i) throw invalidField(`builtin_tools[${i}]`, `"${tool}" is listed twice`);
+    return tool;
   });
-  return list as BuiltinToolName[];
 }
 
 function readToolChoice(body: JsonObject): ToolChoice {
   if (!present(body, 'tool_choice')) return { type: 'auto' };
   const choice = body.tool_choice;
   if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
-  const named = objectAt(choice, 'tool_choice');
-  onlyKnown(named, ['type', 'function'], 'tool_choice');
-  if (named.type !== 'function') throw invalidField('tool_choice.type', 'expected "function"');
-  const fn = objectAt(named.function, 'tool_choice.function');
-  onlyKnown(fn, ['name'], 'tool_choice.function');
-  return { type: 'function', name: requiredString(fn, 'name', 'tool_choice.function') };
+  return checked(namedToolChoice, choice, 'tool_choice');
 }

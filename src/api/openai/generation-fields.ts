@@ -2,10 +2,12 @@
  * The generation fields chat and text completions share: sampling, limits, stop strings, streaming.
  * Ranges are OpenAI's; each maps onto the engine's own setting (src/engine/contract.ts).
  */
+import * as v from 'valibot';
 import type { SamplingParams } from '../../engine/contract';
 import { STOP_IDS, VOCAB_SIZE } from '../../format/special-tokens';
+import { nonEmptyText } from '../../parse/fields';
 import { invalidField } from '../api-error';
-import { isObject, objectAt, onlyKnown, optionalBoolean, optionalNumber, present, type JsonObject } from './fields';
+import { checked, knownObject, numberIn, objectAt, optionalBoolean, optionalField, optionalNumber, present, trueOrFalse, type JsonObject } from './fields';
 
 export const GENERATION_FIELDS = [
   'temperature', 'top_p', 'top_k', 'min_p', 'repetition_penalty', 'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias',
@@ -28,6 +30,52 @@ export const MAX_CHOICES = 8;
 
 const MAX_STOPS = 4;
 
+const ANY_INTEGER = { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, integer: true };
+
+/** vLLM's and llama-server's `top_k`: -1 (vLLM) and 0 (llama-server) both mean off. */
+const topK = v.pipe(numberIn({ min: -1, max: Number.MAX_SAFE_INTEGER, integer: true }), v.transform((k) => Math.max(k, 0)));
+
+/** llama-server's `repeat_last_n`, the window of the penalties: the last n ids (-1: all of them, 0: none). */
+const penaltyWindow = v.pipe(numberIn({ min: -1, max: Number.MAX_SAFE_INTEGER, integer: true }), v.transform((n) => (n === -1 ? Number.MAX_SAFE_INTEGER : n)));
+
+const STOP_MESSAGE = 'expected a non-empty string or an array of them';
+
+/** `stop`: one string or up to MAX_STOPS of them, as a list. */
+const stopList = v.pipe(
+  v.union([nonEmptyText(STOP_MESSAGE), v.array(nonEmptyText(STOP_MESSAGE))], STOP_MESSAGE),
+  v.transform((stop) => (typeof stop === 'string' ? [stop] : stop)),
+  v.maxLength(MAX_STOPS, `at most ${MAX_STOPS} stop strings`),
+);
+
+/** A `logit_bias` key: a token id of Llama 3.1's vocabulary, written in decimal digits. */
+const tokenIdKey = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, `expected a token id below ${VOCAB_SIZE}`),
+  v.check((key) => Number(key) < VOCAB_SIZE, `expected a token id below ${VOCAB_SIZE}`),
+  v.transform(Number),
+);
+
+const BIAS_MESSAGE = 'expected a bias from -100 to 100';
+const bias = v.pipe(v.number(BIAS_MESSAGE), v.minValue(-100, BIAS_MESSAGE), v.maxValue(100, BIAS_MESSAGE));
+
+/**
+ * vLLM's `stop_token_ids`: ids that end a generation besides the model's own. Here generation always
+ * ends at Llama 3.1's stop ids, so those are accepted (the engine already stops there) and any other
+ * id is refused.
+ */
+const stopTokenIdList = v.array(
+  v.custom<number>((id) => STOP_IDS.has(id as number), `only Llama 3.1's stop ids (${[...STOP_IDS].join(', ')}) end a generation here`),
+  'expected an array of token ids',
+);
+
+/** `user`: accepted as OpenAI documents it (an end-user id for abuse monitoring); this server stores and logs nothing of it. */
+const user = v.string('expected a string');
+
+/** vLLM's `cache_salt`. */
+const cacheSalt = nonEmptyText('expected a non-empty string');
+
+const streamOptions = knownObject({ include_usage: v.nullish(trueOrFalse) });
+
 export function readGenerationFields(body: JsonObject, maxTokensKeys: readonly string[] = ['max_tokens']): GenerationFields {
   const sampling: SamplingParams = {};
   const set = <K extends keyof SamplingParams>(key: K, value: SamplingParams[K] | undefined) => {
@@ -35,26 +83,20 @@ export function readGenerationFields(body: JsonObject, maxTokensKeys: readonly s
   };
   set('temperature', optionalNumber(body, 'temperature', { min: 0, max: 2 }));
   set('topP', optionalNumber(body, 'top_p', { min: 0, max: 1, minExclusive: true }));
-  set('seed', optionalNumber(body, 'seed', { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, integer: true }));
+  set('seed', optionalNumber(body, 'seed', ANY_INTEGER));
   set('frequencyPenalty', optionalNumber(body, 'frequency_penalty', { min: -2, max: 2 }));
   set('presencePenalty', optionalNumber(body, 'presence_penalty', { min: -2, max: 2 }));
   set('logitBias', logitBias(body));
-  // vLLM's and llama-server's: top_k -1 (vLLM) and 0 (llama-server) both mean off.
-  const topK = optionalNumber(body, 'top_k', { min: -1, max: Number.MAX_SAFE_INTEGER, integer: true });
-  set('topK', topK === undefined ? undefined : Math.max(topK, 0));
+  set('topK', optionalField(body, 'top_k', topK));
   set('minP', optionalNumber(body, 'min_p', { min: 0, max: 1 }));
   set('repetitionPenalty', optionalNumber(body, 'repetition_penalty', { min: 0, max: 100, minExclusive: true }));
-  // llama-server's window of the penalties: the last n ids (-1: all of them, 0: none).
-  const window = optionalNumber(body, 'repeat_last_n', { min: -1, max: Number.MAX_SAFE_INTEGER, integer: true });
-  set('penaltyWindow', window === -1 ? Number.MAX_SAFE_INTEGER : window);
-  stopTokenIds(body);
-  // Accepted as OpenAI documents it (an end-user id for abuse monitoring); this server stores and logs nothing of it.
-  if (present(body, 'user') && typeof body.user !== 'string') throw invalidField('user', 'expected a string');
-  const cacheSalt = present(body, 'cache_salt') ? body.cache_salt : undefined;
-  if (cacheSalt !== undefined && (typeof cacheSalt !== 'string' || cacheSalt === '')) throw invalidField('cache_salt', 'expected a non-empty string');
+  set('penaltyWindow', optionalField(body, 'repeat_last_n', penaltyWindow));
+  optionalField(body, 'stop_token_ids', stopTokenIdList);
+  optionalField(body, 'user', user);
+  const salt = optionalField(body, 'cache_salt', cacheSalt);
   const choices = optionalNumber(body, 'n', { min: 1, max: MAX_CHOICES, integer: true }) ?? 1;
   const stream = optionalBoolean(body, 'stream') ?? false;
-  return { sampling, maxTokens: maxTokens(body, maxTokensKeys), stop: stops(body), stream, includeUsage: includeUsage(body, stream), choices, ...(cacheSalt ? { cacheSalt } : {}) };
+  return { sampling, maxTokens: maxTokens(body, maxTokensKeys), stop: stops(body), stream, includeUsage: includeUsage(body, stream), choices, ...(salt ? { cacheSalt: salt } : {}) };
 }
 
 function maxTokens(body: JsonObject, keys: readonly string[]): number | undefined {
@@ -63,46 +105,27 @@ function maxTokens(body: JsonObject, keys: readonly string[]): number | undefine
   return given[0] ? optionalNumber(body, given[0], { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true }) : undefined;
 }
 
+/** `stop`: the whole field is named in its 400, whichever string is wrong. */
 function stops(body: JsonObject): string[] {
-  if (!present(body, 'stop')) return [];
-  const list = typeof body.stop === 'string' ? [body.stop] : body.stop;
-  if (!Array.isArray(list) || !list.every((s) => typeof s === 'string' && s !== '')) throw invalidField('stop', 'expected a non-empty string or an array of them');
-  if (list.length > MAX_STOPS) throw invalidField('stop', `at most ${MAX_STOPS} stop strings`);
-  return list as string[];
-}
-
-/** `{"<token id>": bias}` with bias in [-100, 100]; added to that token's logit before sampling. */
-function logitBias(body: JsonObject): Record<number, number> | undefined {
-  if (!present(body, 'logit_bias')) return undefined;
-  const out: Record<number, number> = {};
-  for (const [key, bias] of Object.entries(objectAt(body.logit_bias, 'logit_bias'))) {
-    const id = Number(key);
-    if (!/^\d+$/.test(key) || id >= VOCAB_SIZE) throw invalidField(`logit_bias.${key}`, `expected a token id below ${VOCAB_SIZE}`);
-    if (typeof bias !== 'number' || !(bias >= -100 && bias <= 100)) throw invalidField(`logit_bias.${key}`, 'expected a bias from -100 to 100');
-    out[id] = bias;
-  }
-  return out;
+  return present(body, 'stop') ? checked(stopList, body.stop, 'stop', 'field') : [];
 }
 
 /**
- * vLLM's `stop_token_ids`: ids that end a generation besides the model's own. Here generation always
- * ends at Llama 3.1's stop ids, so those are accepted (the engine already stops there) and any other
- * id is refused.
+ * `{"<token id>": bias}` with bias in [-100, 100]; added to that token's logit before sampling. Each
+ * entry is checked by hand-written iteration rather than valibot's record, which skips the keys
+ * `__proto__`, `prototype` and `constructor` instead of refusing them.
  */
-function stopTokenIds(body: JsonObject): void {
-  if (!present(body, 'stop_token_ids')) return;
-  const ids = body.stop_token_ids;
-  if (!Array.isArray(ids)) throw invalidField('stop_token_ids', 'expected an array of token ids');
-  ids.forEach((id, i) => {
-    if (!STOP_IDS.has(id as number)) throw invalidField(`stop_token_ids[${i}]`, `only Llama 3.1's stop ids (${[...STOP_IDS].join(', ')}) end a generation here`);
-  });
+function logitBias(body: JsonObject): Record<number, number> | undefined {
+  if (!present(body, 'logit_bias')) return undefined;
+  const out: Record<number, number> = {};
+  for (const [key, value] of Object.entries(objectAt(body.logit_bias, 'logit_bias'))) {
+    out[checked(tokenIdKey, key, `logit_bias.${key}`)] = checked(bias, value, `logit_bias.${key}`);
+  }
+  return out;
 }
 
 function includeUsage(body: JsonObject, stream: boolean): boolean {
   if (!present(body, 'stream_options')) return false;
   if (!stream) throw invalidField('stream_options', 'only with "stream": true');
-  const options = body.stream_options;
-  if (!isObject(options)) throw invalidField('stream_options', 'expected an object');
-  onlyKnown(options, ['include_usage'], 'stream_options');
-  return optionalBoolean(options, 'include_usage', 'stream_options') ?? false;
+  return checked(streamOptions, body.stream_options, 'stream_options').include_usage ?? false;
 }

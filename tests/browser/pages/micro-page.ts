@@ -5,7 +5,7 @@ import { runAgent } from '../../../src/agent/run-agent';
 import { EngineClient } from '../../../src/engine/client';
 import { PyodideSandbox } from '../../../src/sandbox/pyodide-sandbox';
 import { braveSearchTool } from '../../../src/tools/brave-search';
-import { LocalSearchIndex, type LocalDocument } from '../../../src/tools/local-search';
+import { DEMO_CORPUS_PUBLIC_PATH, LocalSearchIndex, type LocalDocument } from '../../../src/tools/local-search';
 import { codeInterpreterTool } from '../../../src/tools/code-interpreter';
 import { WIDGET_DEMO_TOOL } from '../../../scripts/micro-llama/widget-demo-tool';
 import { defineCustomTool } from '../../../src/tools/custom-tool';
@@ -26,7 +26,7 @@ window.engine = EngineClient.start({
 const python = codeInterpreterTool(new PyodideSandbox());
 const tools = [braveSearchTool(), wolframAlphaTool(), python];
 let index: Promise<LocalSearchIndex> | undefined;
-const localIndex = () => (index ??= fetch('/models/micro-llama/demo-corpus.json').then(async (r) => new LocalSearchIndex((await r.json()) as LocalDocument[])));
+const localIndex = () => (index ??= fetch(`/${DEMO_CORPUS_PUBLIC_PATH}`).then(async (r) => new LocalSearchIndex((await r.json()) as LocalDocument[])));
 const localTools = [braveSearchTool({ provider: 'local', localIndex }), wolframAlphaTool({ provider: 'local', localMath: true }), python];
 
 // The widget demo's host tool, as src/widget/demo.html registers it, beside the code interpreter only (the demo's tools="code_interpreter").
