@@ -61,14 +61,44 @@ export type Segment =
   /** Emitted ids stored without their text: they are the message's body. */
   | { kind: 'emitted'; ids: number[] };
 
-export type ToolCallKind = 'builtin' | 'code' | 'custom' | 'invalid';
+/**
+ * A call read from the model's output, one shape per kind. `builtin` is any `NAME.call(...)` after
+ * `<|python_tag|>` but the code interpreter's (a custom tool's name included), with its keyword
+ * arguments, or {query} for one positional string to brave_search / wolfram_alpha.
+ */
+export type ToolCall = BuiltinToolCall | CodeToolCall | CustomToolCall | InvalidToolCall;
 
-export interface ToolCall {
-  kind: ToolCallKind;
-  /** Tool name; `code_interpreter` for code; for `invalid`, the name if one could be read, else "". */
+export type ToolCallKind = ToolCall['kind'];
+
+/** Every call's arguments are an object of JSON values; a kind with fixed keys says which on top. */
+export type CallArguments = Record<string, unknown>;
+
+export interface BuiltinToolCall {
+  kind: 'builtin';
   name: string;
-  /** builtin: {query}; code: {code}; custom: the parameters; invalid: {text, error}. */
-  arguments: Record<string, unknown>;
+  arguments: CallArguments;
+}
+
+/** Code for the interpreter, whether written as `code_interpreter.call(code=...)` or bare after the tag. */
+export interface CodeToolCall {
+  kind: 'code';
+  name: 'code_interpreter';
+  arguments: CallArguments & { code: string };
+}
+
+/** A JSON, Python-list or `<function=...>` call; the arguments as the model wrote them. */
+export interface CustomToolCall {
+  kind: 'custom';
+  name: string;
+  arguments: CallArguments;
+}
+
+/** A clear attempt at a call that does not parse: the attempted text and why it failed. */
+export interface InvalidToolCall {
+  kind: 'invalid';
+  /** The name if one could be read, else "". */
+  name: string;
+  arguments: CallArguments & { text: string; error: string };
 }
 
 export interface ParsedOutput {
