@@ -11,8 +11,8 @@ import type { EngineLike, GenerateRequest, LoadedModelInfo, LogitsProcessorSpec,
 import { EngineError, isAbortError, serializeError } from '../engine/errors';
 import { PYTHON_TAG_TEXT } from '../format/special-tokens';
 import { conversationSystemOptions } from '../format/system-options';
-import { Transcript, type EmittedMessage } from '../format/transcript';
-import type { Conversation, TextTokenizer, ToolCall } from '../format/types';
+import { Transcript } from '../format/transcript';
+import type { Conversation, EmittedMessage, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
 import { callId, type AgentEvent, type FinishReason } from './events';
 import { DEFAULT_REPETITION, RepetitionGuard, type RepetitionOptions } from './repetition-guard';

@@ -55,7 +55,7 @@ export class ToolSet {
    */
   resolve(call: ToolCall): { tool: Tool; args: Record<string, unknown> } | { error: Record<string, unknown> } {
     if (call.kind === 'invalid') {
-      return { error: { error: FAILURE_TEXTS.unreadableCall(String(call.arguments.error ?? 'malformed')) } };
+      return { error: { error: FAILURE_TEXTS.unreadableCall(call.arguments.error) } };
     }
     const name = call.kind === 'code' ? 'code_interpreter' : call.name;
     const tool = this.byName.get(name);

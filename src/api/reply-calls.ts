@@ -11,7 +11,7 @@ import type { ApiToolCall } from './chat-types';
 export function replyCalls(calls: readonly ToolCall[], newId: () => string): ApiToolCall[] {
   return calls.map((call) =>
     call.kind === 'invalid'
-      ? { id: newId(), name: call.name, arguments: String(call.arguments.text ?? ''), unreadable: true }
+      ? { id: newId(), name: call.name, arguments: call.arguments.text, unreadable: true }
       : { id: newId(), name: call.name, arguments: JSON.stringify(call.arguments) },
   );
 }

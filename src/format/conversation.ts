@@ -1,8 +1,9 @@
+import * as v from 'valibot';
 import { isBuiltinToolName } from './builtin-tools';
 import { FormatError } from './errors';
 import { parseAssistantOutput } from './parse';
 import { EOM_TEXT, EOT_TEXT } from './special-tokens';
-import type { Conversation, Message, Role, StructuredToolCall, ToolCall, ToolCallKind } from './types';
+import type { CallArguments, Conversation, Message, Role, StructuredToolCall, ToolCall } from './types';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'ipython', 'tool']);
 
@@ -166,8 +167,8 @@ function parseMessage(value: unknown, path: string, bad: (path: string, what: st
   }
   if (m.toolCalls !== undefined) {
     if (role !== 'assistant') bad(`${path}.toolCalls`, 'only assistant messages make calls');
-    if (!Array.isArray(m.toolCalls) || !m.toolCalls.every(isToolCall)) bad(`${path}.toolCalls`, 'expected parsed calls {kind, name, arguments}');
-    message.toolCalls = m.toolCalls as ToolCall[];
+    if (!v.is(TOOL_CALLS, m.toolCalls)) bad(`${path}.toolCalls`, 'expected parsed calls {kind, name, arguments}');
+    message.toolCalls = m.toolCalls;
   }
   if (m.tool_calls !== undefined) {
     if (role !== 'assistant') bad(`${path}.tool_calls`, 'only assistant messages make calls');
@@ -196,13 +197,17 @@ function parseStructuredCall(value: unknown, path: string, bad: (path: string, w
   return { function: { name: name as string, arguments: args as Record<string, unknown> } };
 }
 
-const CALL_KINDS: Record<ToolCallKind, true> = { builtin: true, code: true, custom: true, invalid: true };
+const callArguments = v.custom<CallArguments>(isObject);
 
-function isToolCall(v: unknown): boolean {
-  if (!isObject(v)) return false;
-  const c = v as Record<string, unknown>;
-  return typeof c.kind === 'string' && Object.hasOwn(CALL_KINDS, c.kind) && typeof c.name === 'string' && isObject(c.arguments);
-}
+/** Parsed calls as stored: each kind with the arguments it always has (types.ts ToolCall). */
+const TOOL_CALLS = v.array(
+  v.variant('kind', [
+    v.looseObject({ kind: v.literal('builtin'), name: v.string(), arguments: callArguments }),
+    v.looseObject({ kind: v.literal('code'), name: v.literal('code_interpreter'), arguments: v.looseObject({ code: v.string() }) }),
+    v.looseObject({ kind: v.literal('custom'), name: v.string(), arguments: callArguments }),
+    v.looseObject({ kind: v.literal('invalid'), name: v.string(), arguments: v.looseObject({ text: v.string(), error: v.string() }) }),
+  ]),
+) satisfies v.GenericSchema<unknown, ToolCall[]>;
 
 function isObject(v: unknown): v is object {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -255,4 +255,22 @@ describe('an emitted message stored as its ids, terminator and calls', () => {
     expect(() => parseConversation(file({ ...message, toolCalls: undefined }))).toThrow(/messages\[1\]\.toolCalls: ids without raw text need the calls/);
     expect(() => parseConversation(file({ ...message, toolCalls: [{ name: 'x' }] }))).toThrow(/toolCalls: expected parsed calls/);
   });
+
+  it('refuses stored calls whose arguments are not those of their kind', () => {
+    const file = (call: object) => ({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: '', ids, stop: 'eom', toolCalls: [call] }, { role: 'ipython', content: 'r' }] });
+    const refused = [
+      { kind: 'code', name: 'code_interpreter', arguments: { source: 'print(1)' } },
+      { kind: 'code', name: 'python', arguments: { code: 'print(1)' } },
+      { kind: 'invalid', name: '', arguments: { text: '{"name": ' } },
+      { kind: 'custom', name: 'f', arguments: [1] },
+      { kind: 'other', name: 'f', arguments: {} },
+    ];
+    for (const call of refused) expect(() => parseConversation(file(call)), JSON.stringify(call)).toThrow(/messages\[1\]\.toolCalls: expected parsed calls/);
+    const kept = [
+      { kind: 'code', name: 'code_interpreter', arguments: { code: 'print(1)' } },
+      { kind: 'invalid', name: '', arguments: { text: '{"name": ', error: 'incomplete JSON' } },
+      { kind: 'builtin', name: 'photo_search', arguments: { query: 'cats', limit: 3 } },
+    ];
+    for (const call of kept) expect(parseConversation(file(call)).messages[1]!.toolCalls).toEqual([call]);
+  });
 });

@@ -4,12 +4,13 @@ import { FormatError } from './errors';
 import { renderIds } from './render';
 import { loadTokenizer } from './tokenizer/load-node';
 import { Transcript, type SystemOptions } from './transcript';
-import type { Message, TextTokenizer } from './types';
+import type { Message, TextTokenizer, ToolCall } from './types';
 
 const tokenizer = loadTokenizer();
 
 const weather = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
 const emittedCall = '<|python_tag|>brave_search.call(query="Reykjavik population")';
+const searchCall: ToolCall = { kind: 'builtin', name: 'brave_search', arguments: { query: 'Reykjavik population' } };
 
 const cases: Record<string, { options: SystemOptions; messages: Message[] }> = {
   'no options: the messages as given': {
@@ -60,7 +61,7 @@ describe('Transcript', () => {
 
   it('appends an emitted step as its ids and terminator, and the worked example prompt follows', () => {
     const t = new Transcript(tokenizer, { builtinTools: ['brave_search'], date: '11 August 2026' }, [{ role: 'user', content: 'What is the current population of Reykjavik?' }]);
-    t.appendEmitted({ role: 'assistant', content: '', ids: emittedIds(emittedCall, tokenizer), stop: 'eom' });
+    t.appendEmitted({ role: 'assistant', content: '', ids: emittedIds(emittedCall, tokenizer), stop: 'eom', toolCalls: [searchCall] });
     t.append({ role: 'ipython', content: WORKED_EXAMPLE_RESULT });
     expect(t.text(t.prompt())).toBe(WORKED_EXAMPLE_PROMPT);
   });
@@ -74,14 +75,14 @@ describe('Transcript', () => {
   it('checks turn order per appended message and before a prompt', () => {
     const t = new Transcript(tokenizer, {}, [{ role: 'user', content: 'Hi' }]);
     expect(() => t.append({ role: 'ipython', content: 'x' })).toThrow(FormatError);
-    t.appendEmitted({ role: 'assistant', content: '', ids: emittedIds(emittedCall, tokenizer), stop: 'eom' });
+    t.appendEmitted({ role: 'assistant', content: '', ids: emittedIds(emittedCall, tokenizer), stop: 'eom', toolCalls: [searchCall] });
     expect(() => t.prompt()).toThrow(/waiting for 1 ipython result/);
     expect(() => t.append({ role: 'user', content: 'again' })).toThrow(/waiting for 1 ipython result/);
   });
 
   it('refuses emitted ids with a structural special token, and a slice past the end', () => {
     const t = new Transcript(tokenizer, {}, [{ role: 'user', content: 'Hi' }]);
-    expect(() => t.appendEmitted({ role: 'assistant', content: '', ids: [128009], stop: 'eot' })).toThrow(/special token/);
+    expect(() => t.appendEmitted({ role: 'assistant', content: '', ids: [128009], stop: 'eot', toolCalls: [] })).toThrow(/special token/);
     expect(() => t.slice(2)).toThrow(RangeError);
   });
 

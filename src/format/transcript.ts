@@ -14,10 +14,7 @@ import { FormatError } from './errors';
 import { checkEmitted, headerSegments, segmentsToIds, turnBodySegments, withCustomTools, writtenMessages } from './render';
 import { BEGIN_OF_TEXT, EOM, EOT } from './special-tokens';
 import { hasSystemOptions } from './system-block';
-import type { Message, RenderOptions, Role, TextTokenizer } from './types';
-
-/** An emitted assistant step: the ids the engine returned (no terminator) and the terminator. */
-export type EmittedMessage = Message & { role: 'assistant'; ids: number[]; stop: 'eom' | 'eot' };
+import type { EmittedMessage, Message, RenderOptions, Role, TextTokenizer } from './types';
 
 export type SystemOptions = Omit<RenderOptions, 'addGenerationPrompt'>;
 

@@ -9,7 +9,15 @@ export interface StructuredToolCall {
   function: { name: string; arguments: Record<string, unknown> | string };
 }
 
-export interface Message {
+/** A message as given: written by a caller, read from a file, or emitted by the engine (`EmittedMessage`). */
+export type Message = InputMessage | EmittedMessage;
+
+/**
+ * What a caller writes: a role and its content; for an assistant turn, calls in structured form, or
+ * what the model emitted as text (`raw`) with its terminator. A file may also carry what an emitted
+ * message carries (`ids`, `toolCalls`), checked as parseConversation says.
+ */
+export interface InputMessage {
   role: InputRole;
   /** Plain text, or an object rendered as JSON with Python's default separators. */
   content: string | object;
@@ -22,17 +30,31 @@ export interface Message {
   raw?: string;
   /** The terminator the model sampled. */
   stop?: 'eom' | 'eot';
-  /**
-   * The emitted token ids (no terminator), replayed as they are. A message the loop or the API
-   * emitted is stored as these ids, `stop` and `toolCalls` (its text is decoded from the ids when
-   * needed: emittedText()); with `raw` too (a file), they must decode to it.
-   */
+  /** Emitted token ids (no terminator), replayed as they are; with `raw` too, they must decode to it. */
   ids?: number[];
   /**
    * The calls read once, when the message was emitted (kept so history is never re-parsed; `invalid`
    * calls included). Absent: `raw` is read in its text form when the turn order needs the calls.
    */
   toolCalls?: ToolCall[];
+}
+
+/**
+ * An assistant message as the loop or the API emitted it: the ids the engine returned (no
+ * terminator), the terminator sampled and the calls read from them once. Its text is decoded from
+ * the ids when needed (emittedText()).
+ */
+export interface EmittedMessage {
+  role: 'assistant';
+  /** The text the user should see (prose before a call, or the whole answer). */
+  content: string;
+  ids: number[];
+  stop: 'eom' | 'eot';
+  toolCalls: ToolCall[];
+  /** The emitted text, when a file gives it beside the ids (they must decode to it). */
+  raw?: string;
+  /** Its calls are `toolCalls`, read from what it emitted; it has none in structured form. */
+  tool_calls?: never;
 }
 
 export type { BuiltinToolName } from './builtin-tools';
@@ -61,14 +83,44 @@ export type Segment =
   /** Emitted ids stored without their text: they are the message's body. */
   | { kind: 'emitted'; ids: number[] };
 
-export type ToolCallKind = 'builtin' | 'code' | 'custom' | 'invalid';
+/**
+ * A call read from the model's output, one shape per kind. `builtin` is any `NAME.call(...)` after
+ * `<|python_tag|>` but the code interpreter's (a custom tool's name included), with its keyword
+ * arguments, or {query} for one positional string to brave_search / wolfram_alpha.
+ */
+export type ToolCall = BuiltinToolCall | CodeToolCall | CustomToolCall | InvalidToolCall;
 
-export interface ToolCall {
-  kind: ToolCallKind;
-  /** Tool name; `code_interpreter` for code; for `invalid`, the name if one could be read, else "". */
+export type ToolCallKind = ToolCall['kind'];
+
+/** Every call's arguments are an object of JSON values; a kind with fixed keys says which on top. */
+export type CallArguments = Record<string, unknown>;
+
+export interface BuiltinToolCall {
+  kind: 'builtin';
   name: string;
-  /** builtin: {query}; code: {code}; custom: the parameters; invalid: {text, error}. */
-  arguments: Record<string, unknown>;
+  arguments: CallArguments;
+}
+
+/** Code for the interpreter, whether written as `code_interpreter.call(code=...)` or bare after the tag. */
+export interface CodeToolCall {
+  kind: 'code';
+  name: 'code_interpreter';
+  arguments: CallArguments & { code: string };
+}
+
+/** A JSON, Python-list or `<function=...>` call; the arguments as the model wrote them. */
+export interface CustomToolCall {
+  kind: 'custom';
+  name: string;
+  arguments: CallArguments;
+}
+
+/** A clear attempt at a call that does not parse: the attempted text and why it failed. */
+export interface InvalidToolCall {
+  kind: 'invalid';
+  /** The name if one could be read, else "". */
+  name: string;
+  arguments: CallArguments & { text: string; error: string };
 }
 
 export interface ParsedOutput {

@@ -80,6 +80,15 @@ describe('stored conversations', () => {
     'a selected turn that is not a child': { edit: (c) => (c.tree.selected[''] = 'nope'), error: /selected\.: expected one of its children/ },
     'a turn no parent lists': { edit: (c) => (c.tree.children[''] = []), error: /a turn no parent lists/ },
     'a bad date': { edit: (c) => (c.renderOptions.date = 'tomorrow'), error: /renderOptions\.date: expected YYYY-MM-DD/ },
+    'a missing title': { edit: (c) => delete c.title, error: /\$\.title: expected a string/ },
+    'tool names that are not strings': { edit: (c) => (c.allowedTools = [1]), error: /\$\.allowedTools\[0\]: expected an array of tool names/ },
+    'a turn filed under another id': { edit: (c) => (Object.values(c.tree.nodes as Record<string, any>)[0]!.id = 'other'), error: /nodes\.[^.]+\.id: does not match its key/ },
+    'an unknown finish reason': { edit: (c) => (Object.values(c.tree.nodes as Record<string, any>)[0]!.reason = 'bored'), error: /nodes\.[^.]+\.reason: expected a finish reason/ },
+    'a tool result without its duration': {
+      edit: (c) => delete Object.values(c.tree.nodes as Record<string, any>)[0]!.toolResults[0].durationMs,
+      error: /toolResults\[0\]\.durationMs: expected \{callId, isError, durationMs\}/,
+    },
+    'children of a turn that does not exist': { edit: (c) => (c.tree.children.ghost = []), error: /children\.ghost: children of a turn that does not exist/ },
   };
   for (const [name, { edit, error }] of Object.entries(damaged)) {
     it(`refuses ${name}, naming the field`, async () => {

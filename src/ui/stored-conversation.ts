@@ -1,15 +1,18 @@
 /**
  * A conversation as the page stores it (IndexedDB) and exports it. Storage is read back as untrusted
- * data: `parseStoredConversation` checks every field and throws an Error naming the first bad one,
- * so a damaged record is reported and left alone, never half-loaded. The export is the CLI's render
+ * data: `parseStoredConversation` checks every field (a valibot schema, then the tree's links) and
+ * throws an Error naming the first bad one, so a damaged record is reported and left alone, never
+ * half-loaded. The export is the CLI's render
  * input (README: `render FILE`, `replay FILE`): the shown branch's messages exactly as the loop
  * returned them (emitted ids, stop, parsed calls) plus the tool options and date its last run
  * rendered, so `render --ids` gives back the ids the engine saw.
  */
+import * as v from 'valibot';
 import type { FinishReason } from '../agent/events';
 import { parseConversation } from '../format/conversation';
 import type { Message } from '../format/types';
-import { ConversationTree, ROOT, transcriptOf, type TreeData, type TurnNode } from './conversation-tree';
+import { fields, parseFirst, pathText, plainObject } from '../parse/fields';
+import { ConversationTree, ROOT, transcriptOf, type TreeData } from './conversation-tree';
 
 export const STORED_VERSION = 1;
 
@@ -37,6 +40,7 @@ export interface StoredConversation {
   renderOptions: RenderedOptions;
 }
 
+/** Every finish reason, once: a reason added to FinishReason must be added here. */
 const FINISH_REASONS: Record<FinishReason, true> = {
   done: true,
   max_steps: true,
@@ -47,108 +51,104 @@ const FINISH_REASONS: Record<FinishReason, true> = {
   repetition: true,
   error: true,
 };
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const TOOL_NAMES = 'expected an array of tool names';
+const RESULT = 'expected {callId, isError, durationMs}';
+const TREE = 'expected {nodes, children, selected}';
+
+const renderOptions = fields(
+  {
+    builtinTools: v.optional(v.array(v.string('expected tool names'), 'expected tool names')),
+    tools: v.optional(v.array(plainObject<object>('expected JSON function schemas'), 'expected JSON function schemas')),
+    date: v.optional(v.pipe(v.string('expected YYYY-MM-DD'), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'))),
+  },
+  'expected an object',
+);
+
+const toolResult = v.pipe(
+  fields({ callId: v.string(RESULT), isError: v.boolean(RESULT), durationMs: v.number(RESULT), source: v.optional(v.unknown()) }, RESULT),
+  v.transform(({ source, ...result }) => ({ ...result, ...(typeof source === 'string' ? { source } : {}) })),
+);
+
+/** The reply's messages, checked as the CLI checks its FILE (parsed calls included). */
+const reply = v.pipe(
+  v.array(v.unknown(), 'expected messages'),
+  v.rawTransform<unknown[], Message[]>(({ dataset, addIssue, NEVER }) => {
+    try {
+      return parseConversation({ messages: dataset.value }).messages;
+    } catch (e) {
+      addIssue({ message: e instanceof Error ? e.message : String(e) });
+      return NEVER;
+    }
+  }),
+);
+
+const turn = fields(
+  {
+    /** Matched against its key in parseTree. */
+    id: v.string('does not match its key'),
+    parent: v.string('expected a turn id'),
+    userText: v.string('expected a string'),
+    reason: v.picklist(Object.keys(FINISH_REASONS) as FinishReason[], 'expected a finish reason'),
+    createdAt: v.number('expected a number'),
+    reply,
+    toolResults: v.array(toolResult, 'expected an array'),
+  },
+  'expected a turn',
+);
+
+const tree = fields(
+  {
+    nodes: v.record(v.string(), turn, TREE),
+    children: v.record(v.string(), v.array(v.string('expected the ids of turns whose parent it is'), 'expected the ids of turns whose parent it is'), TREE),
+    selected: v.record(v.string(), v.string('expected one of its children'), TREE),
+  },
+  TREE,
+);
+
+const storedConversation = fields(
+  {
+    version: v.literal(STORED_VERSION, (issue) => `expected ${STORED_VERSION} (got ${JSON.stringify(issue.input)})`),
+    id: v.string('expected a string'),
+    title: v.string('expected a string'),
+    named: v.boolean('expected true or false'),
+    createdAt: v.pipe(v.number('expected a number'), v.finite('expected a number')),
+    updatedAt: v.pipe(v.number('expected a number'), v.finite('expected a number')),
+    modelId: v.nullable(v.string('expected a model id or null')),
+    tree,
+    allowedTools: v.array(v.string(TOOL_NAMES), TOOL_NAMES),
+    renderOptions,
+  },
+  'expected an object',
+);
 
 /** Reads a stored record; throws an Error naming the first field that is not as written. */
 export function parseStoredConversation(value: unknown): StoredConversation {
   const bad = (path: string, what: string): never => {
     throw new Error(`stored conversation ${path}: ${what}`);
   };
-  if (!isObj(value)) bad('$', 'expected an object');
-  const v = value as Obj;
-  if (v.version !== STORED_VERSION) bad('$.version', `expected ${STORED_VERSION} (got ${JSON.stringify(v.version)})`);
-  const str = (key: string) => (typeof v[key] === 'string' ? (v[key] as string) : bad(`$.${key}`, 'expected a string'));
-  const num = (key: string) => (typeof v[key] === 'number' && Number.isFinite(v[key]) ? (v[key] as number) : bad(`$.${key}`, 'expected a number'));
-  if (typeof v.named !== 'boolean') bad('$.named', 'expected true or false');
-  if (v.modelId !== null && typeof v.modelId !== 'string') bad('$.modelId', 'expected a model id or null');
-  if (!Array.isArray(v.allowedTools) || !v.allowedTools.every((t) => typeof t === 'string')) bad('$.allowedTools', 'expected an array of tool names');
-  return {
-    version: STORED_VERSION,
-    id: str('id'),
-    title: str('title'),
-    named: v.named as boolean,
-    createdAt: num('createdAt'),
-    updatedAt: num('updatedAt'),
-    modelId: v.modelId as string | null,
-    tree: parseTree(v.tree, bad),
-    allowedTools: [...(v.allowedTools as string[])],
-    renderOptions: parseRenderOptions(v.renderOptions, bad),
-  };
+  const parsed = parseFirst(storedConversation, value);
+  if (!parsed.ok) return bad(pathText('$', parsed.issue.path), parsed.issue.message);
+  return { ...parsed.value, tree: checkTree(parsed.value.tree, bad) };
 }
 
-function parseRenderOptions(value: unknown, bad: (path: string, what: string) => never): RenderedOptions {
-  if (!isObj(value)) bad('$.renderOptions', 'expected an object');
-  const v = value as Obj;
-  const out: RenderedOptions = {};
-  if (v.builtinTools !== undefined) {
-    if (!Array.isArray(v.builtinTools) || !v.builtinTools.every((t) => typeof t === 'string')) bad('$.renderOptions.builtinTools', 'expected tool names');
-    out.builtinTools = [...(v.builtinTools as string[])];
+/** The tree's links: every turn listed once by its parent, each selection one of its parent's children. */
+function checkTree(t: TreeData, bad: (path: string, what: string) => never): TreeData {
+  for (const [id, node] of Object.entries(t.nodes)) {
+    if (node.id !== id) bad(`$.tree.nodes.${id}.id`, 'does not match its key');
   }
-  if (v.tools !== undefined) {
-    if (!Array.isArray(v.tools) || !v.tools.every(isObj)) bad('$.renderOptions.tools', 'expected JSON function schemas');
-    out.tools = v.tools as object[];
-  }
-  if (v.date !== undefined) {
-    if (typeof v.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v.date)) bad('$.renderOptions.date', 'expected YYYY-MM-DD');
-    out.date = v.date as string;
-  }
-  return out;
-}
-
-function parseTree(value: unknown, bad: (path: string, what: string) => never): TreeData {
-  if (!isObj(value) || !isObj(value.nodes) || !isObj(value.children) || !isObj(value.selected)) bad('$.tree', 'expected {nodes, children, selected}');
-  const t = value as { nodes: Obj; children: Obj; selected: Obj };
-  const nodes: Record<string, TurnNode> = {};
-  for (const [id, raw] of Object.entries(t.nodes)) nodes[id] = parseNode(id, raw, `$.tree.nodes.${id}`, bad);
-  const children: Record<string, string[]> = {};
   const listed = new Set<string>();
   for (const [parent, kids] of Object.entries(t.children)) {
-    if (parent !== ROOT && !nodes[parent]) bad(`$.tree.children.${parent}`, 'children of a turn that does not exist');
-    if (!Array.isArray(kids) || !kids.every((k) => typeof k === 'string' && nodes[k]?.parent === parent)) {
-      bad(`$.tree.children.${parent}`, 'expected the ids of turns whose parent it is');
-    }
-    for (const k of kids as string[]) listed.add(k);
-    children[parent] = [...(kids as string[])];
+    if (parent !== ROOT && !t.nodes[parent]) bad(`$.tree.children.${parent}`, 'children of a turn that does not exist');
+    if (!kids.every((k) => t.nodes[k]?.parent === parent)) bad(`$.tree.children.${parent}`, 'expected the ids of turns whose parent it is');
+    for (const k of kids) listed.add(k);
   }
-  const orphan = Object.keys(nodes).find((id) => !listed.has(id));
+  const orphan = Object.keys(t.nodes).find((id) => !listed.has(id));
   if (orphan !== undefined) bad(`$.tree.nodes.${orphan}`, 'a turn no parent lists');
-  const selected: Record<string, string> = {};
   for (const [parent, id] of Object.entries(t.selected)) {
-    if (typeof id !== 'string' || !children[parent]?.includes(id)) bad(`$.tree.selected.${parent}`, 'expected one of its children');
-    selected[parent] = id as string;
+    if (!t.children[parent]?.includes(id)) bad(`$.tree.selected.${parent}`, 'expected one of its children');
   }
-  return { nodes, children, selected };
-}
-
-function parseNode(id: string, value: unknown, path: string, bad: (path: string, what: string) => never): TurnNode {
-  if (!isObj(value)) bad(path, 'expected a turn');
-  const n = value as Obj;
-  if (n.id !== id) bad(`${path}.id`, 'does not match its key');
-  if (typeof n.parent !== 'string') bad(`${path}.parent`, 'expected a turn id');
-  if (typeof n.userText !== 'string') bad(`${path}.userText`, 'expected a string');
-  if (typeof n.reason !== 'string' || !(n.reason in FINISH_REASONS)) bad(`${path}.reason`, 'expected a finish reason');
-  if (typeof n.createdAt !== 'number') bad(`${path}.createdAt`, 'expected a number');
-  if (!Array.isArray(n.reply)) bad(`${path}.reply`, 'expected messages');
-  const reply = parseReply(n.reply as unknown[], `${path}.reply`, bad);
-  if (!Array.isArray(n.toolResults)) bad(`${path}.toolResults`, 'expected an array');
-  const toolResults = (n.toolResults as unknown[]).map((r, i) => {
-    if (!isObj(r) || typeof r.callId !== 'string' || typeof r.isError !== 'boolean' || typeof r.durationMs !== 'number') {
-      bad(`${path}.toolResults[${i}]`, 'expected {callId, isError, durationMs}');
-    }
-    const x = r as Obj;
-    return { callId: x.callId as string, isError: x.isError as boolean, durationMs: x.durationMs as number, ...(typeof x.source === 'string' ? { source: x.source } : {}) };
-  });
-  return { id, parent: n.parent as string, userText: n.userText as string, reply, reason: n.reason as FinishReason, toolResults, createdAt: n.createdAt as number };
-}
-
-/** The reply's messages, checked as the CLI checks its FILE (parsed calls included). */
-function parseReply(raw: unknown[], path: string, bad: (path: string, what: string) => never): Message[] {
-  try {
-    return parseConversation({ messages: raw }).messages;
-  } catch (e) {
-    return bad(path, e instanceof Error ? e.message : String(e));
-  }
+  return t;
 }
 
 /**

@@ -47,14 +47,15 @@ export interface Pod {
 }
 
 export function callDisplay(call: ToolCall): CallDisplay {
-  const args = call.arguments;
   if (call.kind === 'code') {
-    const code = typeof args.code === 'string' ? args.code : '';
+    const { code } = call.arguments;
     return { name: 'code_interpreter', summary: firstLine(code), body: code, language: 'python' };
   }
   if (call.kind === 'invalid') {
-    return { name: call.name || 'unreadable call', summary: 'a call that could not be read', body: `${String(args.error ?? '')}\n\n${String(args.text ?? '')}`.trim(), language: 'text' };
+    const { error, text } = call.arguments;
+    return { name: call.name || 'unreadable call', summary: 'a call that could not be read', body: `${error}\n\n${text}`.trim(), language: 'text' };
   }
+  const args = call.arguments;
   if (call.kind === 'builtin' && typeof args.query === 'string') {
     return { name: call.name, summary: JSON.stringify(args.query), body: args.query, language: 'text' };
   }
