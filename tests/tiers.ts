@@ -32,6 +32,7 @@ export const MODEL_TIER_IMPORTS: Readonly<Record<string, string>> = {
   createNodeEngine: 'the Node engine: loads the tiny or micro model on ONNX Runtime or node-llama-cpp',
   nodeBackendFactory: 'the Node engine\'s backends (ONNX Runtime, node-llama-cpp)',
   createLlamaCppBackend: 'node-llama-cpp with a GGUF model',
+  createOnnxBackend: 'ONNX Runtime with the tiny or micro model',
   openLlamaSession: 'an ONNX Runtime session on a model graph',
   describeMicroE2e: 'the micro model answering end-to-end cases',
   buildTokenizer: 'the 128k-vocabulary tokenizer build',
@@ -71,6 +72,7 @@ export const MODEL_FILES: readonly string[] = [
   'src/ui/stored-conversation.test.ts',
   'bench/sections.test.ts',
   'scripts/micro-llama/e2e-cases.test.ts',
+  'tests/conformance/conformance.test.ts',
   // Model and tokenizer builds checked against their references (ONNX Runtime, transformers.js, textbook BPE).
   'scripts/setup/micro-model.test.ts',
   'scripts/setup/tiny-model.test.ts',
