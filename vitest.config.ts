@@ -1,14 +1,15 @@
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './tests/slow-first-sequencer.js';
-import { LLAMA_SERVER_FILES, PROPERTY_FILES, TRAINING_FILES } from './tests/tiers.js';
+import { LLAMA_SERVER_FILES, MODEL_FILES, PROPERTY_FILES, TRAINING_FILES } from './tests/tiers.js';
 
 /**
- * Six tiers, all run by `npm test` (`npm run test:<tier>` runs one), named for what they cost:
- * `unit` (Node, in process: format, engine, agent, tools, CLI, bench; builds nothing), `llama-server`
- * (a real llama-server, built once per machine by this tier's setup), `training` (the micro model's
- * corpus checked whole), `property` (generated-input properties), `browser` (headless Chromium: the
- * pages, the worker, WASM), and `webgpu-swiftshader` (*.webgpu.browser.test.ts: WebGPU on the software
- * adapter, correct but slow). tests/tiers.ts lists the files of the middle four.
+ * Seven tiers, all run by `npm test` (`npm run test:<tier>` runs one), named for what they cost:
+ * `unit` (Node, in process, logic only: no real model, no spawned process; builds nothing), `model`
+ * (a real tiny or micro model, the tokenizer build or Pyodide in Node, or a spawned serve/CLI process),
+ * `llama-server` (a real llama-server, built once per machine by this tier's setup), `training` (the
+ * micro model's corpus checked whole), `property` (generated-input properties), `browser` (headless
+ * Chromium: the pages, the worker, WASM), and `webgpu-swiftshader` (*.webgpu.browser.test.ts: WebGPU on
+ * the software adapter, correct but slow). tests/tiers.ts lists the files of the middle five.
  */
 export default defineConfig({
   test: {
@@ -24,9 +25,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'worker/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: ['**/*.browser.test.ts', '**/node_modules/**', ...LLAMA_SERVER_FILES, ...TRAINING_FILES, ...PROPERTY_FILES],
+          exclude: ['**/*.browser.test.ts', '**/node_modules/**', ...MODEL_FILES, ...LLAMA_SERVER_FILES, ...TRAINING_FILES, ...PROPERTY_FILES],
         },
       },
+      { extends: true, test: { name: 'model', include: [...MODEL_FILES] } },
       // Its setup runs after the root's (assets) and only when one of its files runs.
       { extends: true, test: { name: 'llama-server', include: [...LLAMA_SERVER_FILES], globalSetup: ['tests/llama-server-setup.ts'] } },
       { extends: true, test: { name: 'training', include: [...TRAINING_FILES] } },

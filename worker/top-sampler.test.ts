@@ -14,7 +14,7 @@ const fromTop = createTopSampler();
 const params = (p: Partial<ResolvedSampling>): ResolvedSampling => ({ ...LLAMA_31_SAMPLING, ...p });
 
 /** A language model's shape: a Gaussian bulk (σ 2.5) and 300 plausible tokens, the r-th at 28 − 4 ln r. */
-function lmLogits(seed: number): Float32Array {
+function makeLmLogits(seed: number): Float32Array {
   const rng = createRng(seed);
   const out = new Float32Array(VOCAB);
   for (let i = 0; i < VOCAB; i++) out[i] = 2.5 * Math.sqrt(-2 * Math.log(rng() + 1e-12)) * Math.cos(2 * Math.PI * rng());
@@ -22,9 +22,24 @@ function lmLogits(seed: number): Float32Array {
   return out;
 }
 
-/** What a runtime holding the vector hands over: its K largest (any order) and the largest left out. */
+/** One vector per seed for the whole file (every caller copies before it could write). */
+const lmLogitsBySeed = new Map<number, Float32Array>();
+function lmLogits(seed: number): Float32Array {
+  let logits = lmLogitsBySeed.get(seed);
+  if (!logits) lmLogitsBySeed.set(seed, (logits = makeLmLogits(seed)));
+  return logits;
+}
+
+/**
+ * What a runtime holding the vector hands over: its K largest (any order) and the largest left out.
+ * The order is largest first, the lower id first on a tie; only the ids at or above the (k+1)-th largest
+ * value are ordered, which gives the same K and the same one left out as ordering the whole vector.
+ */
 function topOf(logits: Float32Array, k = K): TopLogits {
-  const order = Array.from(logits.keys()).sort((a, b) => logits[b]! - logits[a]! || a - b);
+  const threshold = logits.slice().sort()[logits.length - 1 - k]!;
+  const order = Array.from(logits.keys())
+    .filter((i) => logits[i]! >= threshold)
+    .sort((a, b) => logits[b]! - logits[a]! || a - b);
   const ids = order.slice(0, k);
   return { ids: ids.reverse(), logits: ids.map((i) => logits[i]!), outsideMax: logits[order[k]!]!, outside: logits.length - k };
 }
