@@ -35,8 +35,9 @@ export class ModelLoader {
     return this.current;
   }
 
+  /** The loaded model as the engine client holds it (the page's one copy of what the worker loaded). */
   get info(): LoadedModelInfo | null {
-    return this.current.kind === 'loaded' ? this.current.info : null;
+    return this.current.kind === 'loaded' ? this.engine.model : null;
   }
 
   on(listener: (s: LoadState) => void): () => void {
