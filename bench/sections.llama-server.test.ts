@@ -44,7 +44,7 @@ describe('serving section, the parts with a real llama-server (one round each; t
   });
 
   it('four clients through serve --engine: each answered the same at once as alone, with every token asked', async () => {
-    const figures = await concurrentVsSequentialWall(1);
+    const figures = await concurrentVsSequentialWall(1, 1);
     expect(figures.concurrentVsSequentialWall).toBeGreaterThan(0);
     expect(figures.llamaServerDirectWall).toBeGreaterThan(0);
   });
