@@ -22,7 +22,10 @@ describe('recorded tools', () => {
   });
 
   it('rejects a file that is not tool → call → result', () => {
-    expect(() => parseRecording([])).toThrow(/expected an object/);
-    expect(() => parseRecording({ brave_search: 'x' })).toThrow(/brave_search: expected an object/);
+    expect(() => parseRecording([])).toThrow(/^expected an object of tool name → \{call → result\}$/);
+    expect(() => parseRecording(null)).toThrow(/^expected an object of tool name/);
+    expect(() => parseRecording({ brave_search: 'x' })).toThrow(/^brave_search: expected an object of call → result$/);
+    expect(() => parseRecording({ brave_search: {}, code_interpreter: [] })).toThrow(/^code_interpreter: expected an object of call → result$/);
+    expect(parseRecording({ brave_search: { q: { results: [] } } })).toEqual({ brave_search: { q: { results: [] } } });
   });
 });

@@ -3,9 +3,17 @@
  * "wolfram_alpha": {...}, "code_interpreter": {"<code>": result}}`. For offline runs of the real
  * loop (CLI `ask --results`); an unrecorded call is an error result the model can read.
  */
+import * as v from 'valibot';
+import { parseFirst, plainObject } from '../parse/fields';
 import { ToolError, type Tool } from '../tools/tool';
 
-export type ToolRecording = Record<string, Record<string, unknown>>;
+/** Tool name → the recorded call (its query, code, or JSON arguments) → the result. */
+const RECORDING = v.pipe(
+  plainObject<Record<string, unknown>>('expected an object of tool name → {call → result}'),
+  v.record(v.string(), plainObject<Record<string, unknown>>('expected an object of call → result')),
+);
+
+export type ToolRecording = v.InferOutput<typeof RECORDING>;
 
 const ARGUMENT: Record<string, string> = { brave_search: 'query', wolfram_alpha: 'query', code_interpreter: 'code' };
 
@@ -29,9 +37,8 @@ export function recordedTools(recording: ToolRecording): Tool[] {
 
 /** Validates a parsed --results file; throws an Error naming what is wrong. */
 export function parseRecording(value: unknown): ToolRecording {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected an object of tool name → {call → result}');
-  for (const [name, answers] of Object.entries(value)) {
-    if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) throw new Error(`${name}: expected an object of call → result`);
-  }
-  return value as ToolRecording;
+  const parsed = parseFirst(RECORDING, value);
+  if (parsed.ok) return parsed.value;
+  const { path, message } = parsed.issue;
+  throw new Error(path.length > 0 ? `${path.join('.')}: ${message}` : message);
 }
