@@ -5,7 +5,8 @@
  * MessageChannel standing in for the worker).
  */
 import { runAgent } from '../src/agent/run-agent';
-import { scriptIds, withScriptedSteps } from '../src/agent/scripted-output';
+import { scriptIds } from '../src/agent/scripted-output';
+import { withScriptedSteps } from '../tests/support/scripted-steps';
 import { EngineClient } from '../src/engine/client';
 import { loadTokenizer } from '../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../src/format/types';

@@ -1,9 +1,9 @@
 /**
  * Scripted model output: the ids a model would emit for a raw assistant text, and the per-step
- * forced continuations that drive the real model and sampler through such a script (replay, bench,
- * and the tests that need a known model side).
+ * forced continuations that drive the real model and sampler through such a script (replay; the
+ * tests' engine wrapper is tests/support/scripted-steps.ts).
  */
-import type { EngineLike, LogitsProcessorSpec } from '../engine/contract';
+import type { LogitsProcessorSpec } from '../engine/contract';
 import { EOM, EOM_TEXT, EOT, EOT_TEXT, PYTHON_TAG, PYTHON_TAG_TEXT } from '../format/special-tokens';
 import type { TextTokenizer } from '../format/types';
 
@@ -32,23 +32,4 @@ export function scriptIds(raw: string, tokenizer: TextTokenizer): number[] {
 export function forceSteps(scripts: readonly string[], tokenizer: TextTokenizer): (step: number) => LogitsProcessorSpec[] | undefined {
   const forced = scripts.map((s) => scriptIds(s, tokenizer));
   return (step) => (forced[step] ? [{ type: 'force', tokens: forced[step] }] : undefined);
-}
-
-/**
- * An engine whose next generate calls are forced through scripts (one per call, in order, each
- * through the real model and sampler), then run free: how tests drive the page's session with a
- * known model side, without a hook in the session itself.
- */
-export function withScriptedSteps(engine: EngineLike): EngineLike & { forceNextRun(idsPerStep: number[][]): void } {
-  let scripts: number[][] = [];
-  return {
-    generate(request, onIds, signal) {
-      const script = scripts.shift();
-      const logitsProcessors: LogitsProcessorSpec[] = script ? [{ type: 'force', tokens: script }, ...(request.logitsProcessors ?? [])] : (request.logitsProcessors ?? []);
-      return engine.generate({ ...request, logitsProcessors }, onIds, signal);
-    },
-    forceNextRun(idsPerStep) {
-      scripts = idsPerStep.map((ids) => [...ids]);
-    },
-  };
 }

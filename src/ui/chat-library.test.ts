@@ -5,7 +5,8 @@
  * leaves the chat working and says why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptIds, withScriptedSteps } from '../agent/scripted-output';
+import { scriptIds } from '../agent/scripted-output';
+import { withScriptedSteps } from '../../tests/support/scripted-steps';
 import type { LoadedModelInfo } from '../engine/contract';
 import { parseConversation } from '../format/conversation';
 import { emittedText } from '../format/render';

@@ -4,7 +4,8 @@
  * stop ends the turn (also while a confirmation is pending), regenerate replaces the last turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptIds, withScriptedSteps } from '../agent/scripted-output';
+import { scriptIds } from '../agent/scripted-output';
+import { withScriptedSteps } from '../../tests/support/scripted-steps';
 import type { EngineLike, LoadedModelInfo } from '../engine/contract';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import type { ToolCall } from '../format/types';

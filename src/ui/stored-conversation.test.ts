@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replay } from '../agent/replay';
-import { scriptIds, withScriptedSteps } from '../agent/scripted-output';
+import { scriptIds } from '../agent/scripted-output';
+import { withScriptedSteps } from '../../tests/support/scripted-steps';
 import type { AgentEvent } from '../agent/events';
 import { parseConversation } from '../format/conversation';
 import { renderSegments, segmentsToIds } from '../format/render';

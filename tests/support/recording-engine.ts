@@ -3,7 +3,7 @@
  * and sampler emit them, see src/agent/scripted-output.ts), and every request and result is kept so a
  * test can compare prompts byte for byte and read the engine's own stats.
  */
-import { withScriptedSteps } from '../../src/agent/scripted-output';
+import { withScriptedSteps } from './scripted-steps';
 import type { EngineLike, GenerateRequest, GenerateResult, LoadedModelInfo } from '../../src/engine/contract';
 import type { TextTokenizer } from '../../src/format/types';
 
