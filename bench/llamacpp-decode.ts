@@ -20,11 +20,11 @@ import { createNodeEngine } from '../worker/create-node-engine';
 import { Engine } from '../worker/engine';
 import type { TopLogits } from '../worker/sampler';
 import { interleave, median, round, timed } from './measure';
+import { FLOAT32_SERVER_ARGS } from './remote';
 
 const DECODE_TOKENS = 128;
 const ROUNDS = 7;
 const NO_GPU = async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null });
-const FLOAT32_SERVER_ARGS = ['-ctk', 'f32', '-ctv', 'f32', '-fa', 'off'];
 
 export async function llamacppVsServerDecode(rounds = ROUNDS): Promise<{ llamacppVsServerDecode: number; llamacppTopDecidedShare: number }> {
   const tokenizer = loadTokenizer();
