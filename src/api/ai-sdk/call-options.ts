@@ -7,7 +7,7 @@
  * UnsupportedFunctionalityError naming it. The one option not used is `headers`: the spec applies it
  * to HTTP providers only, and `ai` always sends its user-agent; this provider makes no HTTP request.
  */
-import { UnsupportedFunctionalityError, type LanguageModelV4CallOptions, type LanguageModelV4FunctionTool } from '@ai-sdk/provider';
+import { UnsupportedFunctionalityError, type LanguageModelV3CallOptions, type LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import type { SamplingParams } from '../../engine/contract';
 import { isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
 import type { ChatTurnRequest, PromptTool, ToolChoice } from '../chat-types';
@@ -22,9 +22,8 @@ function unsupported(functionality: string, why: string): never {
   throw new UnsupportedFunctionalityError({ functionality, message: `${functionality} is not supported: ${why}` });
 }
 
-export function toTurnRequest(options: LanguageModelV4CallOptions): ChatTurnRequest {
+export function toTurnRequest(options: LanguageModelV3CallOptions): ChatTurnRequest {
   if (options.includeRawChunks) unsupported('includeRawChunks', 'there is no raw provider stream: the engine runs in this page');
-  if (options.reasoning && options.reasoning !== 'provider-default' && options.reasoning !== 'none') unsupported(`reasoning "${options.reasoning}"`, 'Llama 3.1 has no reasoning mode');
   const own = options.providerOptions?.[PROVIDER_KEY];
   if (own && Object.keys(own).length > 0) unsupported(`providerOptions.${PROVIDER_KEY}.${Object.keys(own)[0]}`, 'this provider has no options');
 
@@ -53,7 +52,7 @@ export function toTurnRequest(options: LanguageModelV4CallOptions): ChatTurnRequ
 }
 
 /** `responseFormat` json (Output.object, generateObject): the reply is JSON of its schema, or any JSON object without one. */
-function replyFormat(format: LanguageModelV4CallOptions['responseFormat']): Pick<ChatTurnRequest, 'replyFormat'> {
+function replyFormat(format: LanguageModelV3CallOptions['responseFormat']): Pick<ChatTurnRequest, 'replyFormat'> {
   if (!format || format.type !== 'json') return {};
   if (!format.schema) return { replyFormat: { type: 'json_object' } };
   try {
@@ -64,18 +63,18 @@ function replyFormat(format: LanguageModelV4CallOptions['responseFormat']): Pick
 }
 
 /** A built-in's call arguments are fixed by the checkpoint: the app's schema must take them. */
-function checkBuiltinSchema(tool: LanguageModelV4FunctionTool): void {
+function checkBuiltinSchema(tool: LanguageModelV3FunctionTool): void {
   const key = tool.name === 'code_interpreter' ? 'code' : 'query';
   const property = (tool.inputSchema.properties as Record<string, { type?: unknown }> | undefined)?.[key];
   if (property?.type !== 'string') unsupported(`tool "${tool.name}" with this input schema`, `Llama 3.1 calls ${tool.name} with {"${key}": string}: its input schema must have that property`);
 }
 
-function toolChoice(choice: LanguageModelV4CallOptions['toolChoice']): ToolChoice {
+function toolChoice(choice: LanguageModelV3CallOptions['toolChoice']): ToolChoice {
   if (!choice) return { type: 'auto' };
   return choice.type === 'tool' ? { type: 'function', name: choice.toolName } : { type: choice.type };
 }
 
-function sampling(o: LanguageModelV4CallOptions): SamplingParams {
+function sampling(o: LanguageModelV3CallOptions): SamplingParams {
   const out: SamplingParams = {};
   if (o.temperature !== undefined) out.temperature = o.temperature;
   if (o.topP !== undefined) out.topP = o.topP;

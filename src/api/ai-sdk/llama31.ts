@@ -1,5 +1,5 @@
 /**
- * A Vercel AI SDK language model (LanguageModelV4, the interface `ai` 7 calls) over this project's
+ * A Vercel AI SDK language model (LanguageModelV3, the interface `ai` 7 calls) over this project's
  * engine: `generateText({ model: llama31(engine), tools, stopWhen })` and `streamText` run their
  * multi-step tool loops on Llama 3.1's exact format. The AI SDK runs the tools; each step is one chat
  * turn (src/api/chat-turn.ts): tool-call parts are Llama's calls, tool-result parts its ipython turns
@@ -12,14 +12,14 @@
 import {
   InvalidArgumentError,
   InvalidPromptError,
-  type LanguageModelV4,
-  type LanguageModelV4CallOptions,
-  type LanguageModelV4Content,
-  type LanguageModelV4FinishReason,
-  type LanguageModelV4GenerateResult,
-  type LanguageModelV4StreamPart,
-  type LanguageModelV4StreamResult,
-  type LanguageModelV4Usage,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3Content,
+  type LanguageModelV3FinishReason,
+  type LanguageModelV3GenerateResult,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
+  type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import { isAbortError } from '../../engine/errors';
 import { turnDeps, type ApiEngine, type SurfaceOptions } from '../api-engine';
@@ -36,11 +36,11 @@ export interface Llama31Settings extends SurfaceOptions {
   onTurn?: (turn: ChatTurnResult) => void;
 }
 
-export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): LanguageModelV4 {
+export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): LanguageModelV3 {
   const memory = settings.memory ?? new TranscriptMemory();
 
   /** Checks and renders the call; AI SDK errors for what the caller must fix. */
-  const prepare = (options: LanguageModelV4CallOptions): { deps: ChatTurnDeps; turn: PreparedTurn; modelId: string } => {
+  const prepare = (options: LanguageModelV3CallOptions): { deps: ChatTurnDeps; turn: PreparedTurn; modelId: string } => {
     try {
       const { model, deps } = turnDeps(engine, settings, memory);
       return { deps, turn: prepareChatTurn(deps, toTurnRequest(options)), modelId: model.modelId };
@@ -50,20 +50,20 @@ export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): Lang
   };
 
   return {
-    specificationVersion: 'v4',
+    specificationVersion: 'v3',
     provider: PROVIDER_KEY,
     get modelId() {
       return engine.model?.modelId ?? 'none';
     },
     supportedUrls: {},
 
-    async doGenerate(options): Promise<LanguageModelV4GenerateResult> {
+    async doGenerate(options): Promise<LanguageModelV3GenerateResult> {
       const { deps, turn, modelId } = prepare(options);
       const result = await runPreparedTurn(deps, turn, { signal: options.abortSignal }).catch((e: unknown) => {
         throw sdkError(e, options);
       });
       settings.onTurn?.(result);
-      const content: LanguageModelV4Content[] = result.content !== '' ? [{ type: 'text', text: result.content }] : [];
+      const content: LanguageModelV3Content[] = result.content !== '' ? [{ type: 'text', text: result.content }] : [];
       for (const call of result.toolCalls) content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments });
       return {
         content,
@@ -76,15 +76,15 @@ export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): Lang
       };
     },
 
-    async doStream(options): Promise<LanguageModelV4StreamResult> {
+    async doStream(options): Promise<LanguageModelV3StreamResult> {
       const { deps, turn, modelId } = prepare(options);
       const abort = new AbortController();
       const signal = options.abortSignal ? AbortSignal.any([options.abortSignal, abort.signal]) : abort.signal;
       let cancelled = false;
-      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
         start(controller) {
           // After a cancel the stream takes nothing more (enqueue would throw inside the engine's callback).
-          const push = (part: LanguageModelV4StreamPart) => cancelled || controller.enqueue(part);
+          const push = (part: LanguageModelV3StreamPart) => cancelled || controller.enqueue(part);
           push({ type: 'stream-start', warnings: [] });
           push({ type: 'response-metadata', modelId, timestamp: new Date() });
           let textOpen = false;
@@ -124,11 +124,11 @@ export function llama31(engine: ApiEngine, settings: Llama31Settings = {}): Lang
   };
 }
 
-function finishReason(result: ChatTurnResult): LanguageModelV4FinishReason {
+function finishReason(result: ChatTurnResult): LanguageModelV3FinishReason {
   return { unified: result.finish === 'tool_calls' ? 'tool-calls' : result.finish, raw: result.stop };
 }
 
-function usage({ usage: u }: ChatTurnResult): LanguageModelV4Usage {
+function usage({ usage: u }: ChatTurnResult): LanguageModelV3Usage {
   const cached = u.cachedTokens;
   return {
     inputTokens: { total: u.promptTokens, noCache: cached === null ? undefined : u.promptTokens - cached, cacheRead: cached ?? undefined, cacheWrite: undefined },
@@ -137,7 +137,7 @@ function usage({ usage: u }: ChatTurnResult): LanguageModelV4Usage {
 }
 
 /** A request error → the AI SDK's error for it (the prompt or an argument); anything else as it is. */
-function sdkError(e: unknown, options: LanguageModelV4CallOptions): unknown {
+function sdkError(e: unknown, options: LanguageModelV3CallOptions): unknown {
   if (!(e instanceof ApiError) || e.status !== 400) return e;
   if (e.param === 'messages' || e.param?.startsWith('prompt')) return new InvalidPromptError({ prompt: options.prompt, message: e.message, cause: e });
   return new InvalidArgumentError({ argument: e.param ?? 'options', message: e.message, cause: e });

@@ -1,11 +1,11 @@
 /**
- * The AI SDK's prompt (LanguageModelV4Prompt) → the surfaces' neutral messages. Tool-call parts keep
+ * The AI SDK's prompt (LanguageModelV3Prompt) → the surfaces' neutral messages. Tool-call parts keep
  * their ids, so tool-result parts map to the calls' positions exactly (src/api/to-transcript.ts);
  * results are written as runAgent writes a tool's return value: text as is, JSON as JSON with Python's
  * separators, errors as {"error": ...}. Parts Llama 3.1 cannot read (files, reasoning, provider-run
  * tools, approvals) are refused with UnsupportedFunctionalityError, never dropped.
  */
-import { UnsupportedFunctionalityError, type LanguageModelV4Prompt, type LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
+import { UnsupportedFunctionalityError, type LanguageModelV3Prompt, type LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 import type { ApiMessage, ApiToolCall } from '../chat-types';
 
 type Part = { type: string };
@@ -14,7 +14,7 @@ function refuse(where: string, part: Part): never {
   throw new UnsupportedFunctionalityError({ functionality: `${where}: ${part.type} parts`, message: `${where}: ${part.type} parts are not supported (Llama 3.1 reads text, tool calls and tool results)` });
 }
 
-export function toApiMessages(prompt: LanguageModelV4Prompt): ApiMessage[] {
+export function toApiMessages(prompt: LanguageModelV3Prompt): ApiMessage[] {
   const out: ApiMessage[] = [];
   prompt.forEach((message, i) => {
     const source = `prompt[${i}]`;
@@ -42,7 +42,7 @@ export function toApiMessages(prompt: LanguageModelV4Prompt): ApiMessage[] {
 }
 
 /** A tool result's output as the ipython turn's content (a string as is, anything else as JSON). */
-function resultContent(output: LanguageModelV4ToolResultOutput, toolName: string, where: string): string | object {
+function resultContent(output: LanguageModelV3ToolResultOutput, toolName: string, where: string): string | object {
   switch (output.type) {
     case 'text':
       return output.value;
