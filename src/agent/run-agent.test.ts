@@ -196,6 +196,40 @@ describe('errors are data the model can read; the loop goes on', () => {
     expect(results[0]).toMatchObject({ content: 'sent', isError: false });
   });
 
+  describe('a tool that says where its data goes', () => {
+    const lookup = (onDevice: boolean): Tool => ({
+      name: 'lookup',
+      description: 'Looks up',
+      parameters: { type: 'object' },
+      needsConfirmation: true,
+      destination: async () => (onDevice ? { onDevice: true } : { onDevice: false, service: 'Brave Search', host: 'api.search.brave.com' }),
+      execute: async () => 'found',
+    });
+    const scripts = ['{"name": "lookup", "parameters": {}}<|eot_id|>', 'Found.<|eot_id|>'];
+
+    it('answered on this device: runs without asking', async () => {
+      const asked: unknown[] = [];
+      const { events, results } = await run(scripts, [lookup(true)], { confirm: async (_call, where) => { asked.push(where); return true; } });
+      expect(asked).toEqual([]);
+      expect(events.map((e) => e.type)).not.toContain('confirmation-request');
+      expect(results[0]).toMatchObject({ content: 'found', isError: false });
+    });
+
+    it('answered on this device with confirmOnDevice: asked, and told nothing is sent', async () => {
+      const asked: unknown[] = [];
+      const { results } = await run(scripts, [lookup(true)], { confirmOnDevice: true, confirm: async (_call, where) => asked.push(where) > 0 });
+      expect(asked).toEqual([{ onDevice: true }]);
+      expect(results[0]).toMatchObject({ content: 'found', isError: false });
+    });
+
+    it('sent out: asked, with the service and host; a denial is the declined result', async () => {
+      const asked: unknown[] = [];
+      const { results } = await run(scripts, [lookup(false)], { confirm: async (_call, where) => asked.push(where) < 0 });
+      expect(asked).toEqual([{ onDevice: false, service: 'Brave Search', host: 'api.search.brave.com' }]);
+      expect(results[0]!.content).toMatch(/declined to run lookup/);
+    });
+  });
+
   it('eom with nothing callable gets one error result; a repeat ends the loop', async () => {
     const { results, finish, messages } = await run(['Let me think.<|eom_id|>', 'Still thinking.<|eom_id|>'], [weather]);
     expect(results).toHaveLength(0);

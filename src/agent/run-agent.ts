@@ -17,7 +17,7 @@ import type { Tool } from '../tools/tool';
 import { callId, type AgentEvent, type FinishReason } from './events';
 import { DEFAULT_REPETITION, RepetitionGuard, type RepetitionOptions } from './repetition-guard';
 import { runStep, type Step } from './run-step';
-import { runToolCall } from './run-tool-call';
+import { runToolCall, type Confirmer } from './run-tool-call';
 import { stepTokenCap } from './step-cap';
 import { ToolSet } from './tool-set';
 
@@ -47,8 +47,10 @@ export interface RunAgentOptions {
   repetition?: RepetitionOptions | false;
   /** Tool results are cut to this many tokens, with a marker (default 1500). */
   maxResultTokens?: number;
-  /** Asked before running a tool that needs confirmation; resolve true to run it. */
-  confirm?: (call: ToolCall) => Promise<boolean>;
+  /** Asked before running a tool that needs confirmation, with where its data goes; resolve true to run it. */
+  confirm?: Confirmer;
+  /** Ask about calls answered on this device too (default false: a local answer needs no consent). */
+  confirmOnDevice?: boolean;
   /** The loaded model: tool mode is refused for checkpoints not trained on the tool format. */
   model?: LoadedModelInfo | null;
   /** Per-step logits processors (tests force a scripted continuation this way). */
@@ -167,6 +169,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
                   maxResultTokens: cfg.maxResultTokens,
                   countTokens: counter.count,
                   confirm: o.confirm,
+                  ...(o.confirmOnDevice ? { confirmOnDevice: true } : {}),
                   onConfirmationRequest: () => emit({ type: 'confirmation-request', step: step - 1, callId: id, call }),
                 });
         } catch (e) {

@@ -1,8 +1,12 @@
 import { abortError } from '../engine/errors';
 import type { ToolCall } from '../format/types';
 import { FAILURE_TEXTS } from '../tools/failure-texts';
+import type { ToolDestination } from '../tools/proxy-services';
 import { formatToolResult, timeoutError } from '../tools/tool-result';
 import type { ToolSet } from './tool-set';
+
+/** Asks the user about one call; `where` says where its data goes when the tool knows (absent: a host tool). */
+export type Confirmer = (call: ToolCall, where?: ToolDestination) => Promise<boolean>;
 
 export interface ToolCallOptions {
   tools: ToolSet;
@@ -12,8 +16,10 @@ export interface ToolCallOptions {
   /** Result budget in tokens, counted exactly by the page's tokenizer. */
   maxResultTokens: number;
   countTokens: (text: string) => number;
-  /** Asks the user; resolves true to run the tool. Absent: tools that need confirmation are declined. */
-  confirm?: (call: ToolCall) => Promise<boolean>;
+  /** Asks the user, saying where the data goes; resolves true to run the tool. Absent: tools that need confirmation are declined. */
+  confirm?: Confirmer;
+  /** Ask about calls answered on this device too (default false: they need no consent). */
+  confirmOnDevice?: boolean;
   onConfirmationRequest: () => void;
 }
 
@@ -31,9 +37,10 @@ export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{
   if ('error' in resolved) return { ...format({ ok: true, value: resolved.error }), isError: true };
   const { tool, args } = resolved;
 
-  if (tool.needsConfirmation) {
+  const where = tool.needsConfirmation && tool.destination ? await raceAbort(tool.destination(o.signal), o.signal) : undefined;
+  if (tool.needsConfirmation && (!where?.onDevice || o.confirmOnDevice)) {
     o.onConfirmationRequest();
-    const approved = o.confirm ? await raceAbort(o.confirm(call), o.signal) : false;
+    const approved = o.confirm ? await raceAbort(o.confirm(call, where), o.signal) : false;
     if (!approved) {
       return format({
         ok: false,

@@ -192,6 +192,34 @@ describe('requests the proxy refuses or passes on', () => {
   });
 });
 
+describe('services: where each tool would send a query', () => {
+  it('says per service whether a key is set and the upstream host, never a key, and calls no upstream', async () => {
+    const r = await get('/api/tools/services');
+    expect(r.status).toBe(200);
+    const bare = (base: string | undefined) => new URL(base!).host;
+    expect(json(r)).toEqual({
+      brave_search: { configured: true, host: bare(options.braveBase) },
+      wolfram_alpha: { configured: true, host: bare(options.wolframBase) },
+    });
+    expectNoKeys(r);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a service without a key reads as not configured; the default hosts are the public ones', async () => {
+    const r = await get('/api/tools/services', { env: { WOLFRAM_APP_ID: 'test-app-id-123' }, braveBase: undefined, wolframBase: undefined });
+    expect(json(r)).toEqual({
+      brave_search: { configured: false, host: 'api.search.brave.com' },
+      wolfram_alpha: { configured: true, host: 'www.wolframalpha.com' },
+    });
+  });
+
+  it('keeps the proxy rules: GET only, and a cross-site browser is refused', async () => {
+    expect((await handleToolProxyRequest({ url: '/api/tools/services', method: 'POST' }, options))?.status).toBe(405);
+    const crossSite = await handleToolProxyRequest({ url: '/api/tools/services', method: 'GET', secFetchSite: 'cross-site', origin: 'https://evil.example' }, options);
+    expect(crossSite?.status).toBe(403);
+  });
+});
+
 describe('CORS', () => {
   const cases: Record<string, { allowed?: string[]; origin?: string; header: string | undefined }> = {
     'none by default': { origin: 'https://host.example', header: undefined },

@@ -20,6 +20,7 @@
 import { allowedOrigins, corsHeaders, crossSiteRefusal, PREFLIGHT_HEADERS, type BrowserContext } from './cross-origin';
 import { QUERY_TOOL_NAMES } from '../format/builtin-tools';
 import { FAILURE_TEXTS, SERVICE_NAMES } from '../tools/failure-texts';
+import { SERVICES_ENDPOINT, type ProxyServices } from '../tools/proxy-services';
 import { redactKeys } from './key-redaction';
 import type { LocalGateOptions } from './local-gate';
 import { readRequestTarget, type RequestTarget } from './request-target';
@@ -155,8 +156,8 @@ async function answerFor(
 ): Promise<ToolProxyResponse> {
   if (target.kind === 'refused') return errorResponse(400, { error: target.reason });
   const { endpoint, params } = target;
-  if (!isEndpoint(endpoint)) {
-    return errorResponse(404, { error: `no tool endpoint "${endpoint}": use ${TOOL_ENDPOINTS.join(' or ')}` });
+  if (!isEndpoint(endpoint) && endpoint !== SERVICES_ENDPOINT) {
+    return errorResponse(404, { error: `no tool endpoint "${endpoint}": use ${TOOL_ENDPOINTS.join(' or ')} (or ${SERVICES_ENDPOINT} to see where they go)` });
   }
   const method = (request.method ?? 'GET').toUpperCase();
   const refusal = crossSiteRefusal(request, allowed);
@@ -165,8 +166,9 @@ async function answerFor(
   if (method !== 'GET') {
     return { ...errorResponse(405, { error: `${method} is not allowed: use GET` }), headers: { ...JSON_HEADERS, allow: 'GET' } };
   }
-  const service = SERVICES[endpoint];
   const env = options.env ?? process.env;
+  if (!isEndpoint(endpoint)) return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(servicesStatus(options, env)) };
+  const service = SERVICES[endpoint];
   const key = env[service.keyVar]?.trim();
   if (!key) {
     return errorResponse(503, {
@@ -176,9 +178,30 @@ async function answerFor(
   }
   const built = endpoint === 'brave_search' ? braveRequest(params, key) : wolframRequest(params, key);
   if ('status' in built) return built;
-  const base = (endpoint === 'brave_search' ? options.braveBase : options.wolframBase) ?? env[service.baseVar] ?? service.defaultBase;
+  const base = upstreamBase(endpoint, options, env);
   const upstreamUrl = `${base.replace(/\/+$/, '')}${service.path}?${built.query}`;
   return callUpstream(upstreamUrl, built.headers, service, request.signal, options);
+}
+
+function upstreamBase(endpoint: ToolEndpoint, options: ToolProxyOptions, env: NodeJS.ProcessEnv): string {
+  return (endpoint === 'brave_search' ? options.braveBase : options.wolframBase) ?? env[SERVICES[endpoint].baseVar] ?? SERVICES[endpoint].defaultBase;
+}
+
+/** What `GET <prefix>services` answers: for each service, whether a key is set and the host a query goes to (never the key). */
+function servicesStatus(options: ToolProxyOptions, env: NodeJS.ProcessEnv): ProxyServices {
+  const entry = (endpoint: ToolEndpoint) => ({
+    configured: Boolean(env[SERVICES[endpoint].keyVar]?.trim()),
+    host: hostOf(upstreamBase(endpoint, options, env)),
+  });
+  return { brave_search: entry('brave_search'), wolfram_alpha: entry('wolfram_alpha') };
+}
+
+function hostOf(base: string): string {
+  try {
+    return new URL(base).host;
+  } catch {
+    return base;
+  }
 }
 
 function isEndpoint(name: string): name is ToolEndpoint {

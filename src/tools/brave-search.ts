@@ -5,12 +5,14 @@
  *
  * Invariants: only the fields above reach the model (Brave's profiles, thumbnails, extra snippets...
  * are dropped); with a local index
- * (provider `local`, or `auto` when the proxy has no key or there is none: tool-provider.ts) they come
- * from that index, labeled `"source": "local index"`, and nothing leaves the device; any other failure
+ * (provider `local`, or `auto` when the proxy has no key or there is none: tool-provider.ts,
+ * proxy-services.ts) they come from that index, labeled `"source": "local index"`, and nothing leaves
+ * the device — the query is not sent to the proxy either; any other failure
  * is a ToolError (an abort is rethrown as is).
  */
 import { stripHtml } from './html-text';
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
+import { proxyServicesOnce, queryDestination } from './proxy-services';
 import { queryArgument, queryParameters } from './query-argument';
 import { clampResultCount, type SearchResultItem, type SearchResults } from './search-results';
 import type { LocalSearchIndex } from './local-search';
@@ -40,6 +42,8 @@ export function braveSearchTool(options: BraveSearchOptions = {}): Tool {
   const maxResults = clampResultCount(options.maxResults);
   const provider = options.localIndex ? (options.provider ?? 'auto') : 'service';
   const searchLocally = async (query: string) => (await options.localIndex!()).search(query, maxResults);
+  const services = proxyServicesOnce(options.proxyBase, options.fetch);
+  const destination = (signal: AbortSignal) => queryDestination('brave_search', provider, () => services(signal));
   return {
     name: 'brave_search',
     description:
@@ -48,9 +52,10 @@ export function braveSearchTool(options: BraveSearchOptions = {}): Tool {
         : 'Search the web (Brave Search) and return the top results: title, URL, snippet and age.',
     parameters: queryParameters('What to search the web for.'),
     needsConfirmation: provider === 'local' ? false : (options.needsConfirmation ?? true),
+    destination,
     async execute(args, { signal }) {
       const query = queryArgument(args, 'brave_search');
-      if (provider === 'local') return searchLocally(query);
+      if (provider === 'local' || (provider === 'auto' && (await destination(signal)).onDevice)) return searchLocally(query);
       const answer = await callToolProxy('brave_search', { q: query, count: String(maxResults) }, signal, options);
       if (answer.ok) {
         const shaped = shapeBraveResults(query, parseJson(answer.text), maxResults);

@@ -68,6 +68,34 @@ describe('who answers brave_search and wolfram_alpha', () => {
     expect([search.needsConfirmation, math.needsConfirmation]).toEqual([true, true]);
   });
 
+  it('auto: a proxy without keys is asked only where queries would go — the query itself is not sent to it', async () => {
+    const asked: string[] = [];
+    const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      asked.push(new URL(String(input)).pathname);
+      return fetch(input, init);
+    }) as typeof fetch;
+    const { search, math } = tools('auto', { proxyBase: upstreams.keyless.toolsBase, fetch: recording });
+    expect(await search.execute({ query: 'capital of Japan' }, { signal: signal() })).toEqual(LOCAL_SEARCH);
+    expect(await math.execute({ query: '123 * 45' }, { signal: signal() })).toBe(LOCAL_MATH);
+    expect(asked.every((p) => p.endsWith('/services'))).toBe(true);
+    expect(asked.length).toBeGreaterThan(0);
+  });
+
+  it('destination: on this device, or the service and its host, as the proxy reports it', async () => {
+    const where = async (t: { destination?(s: AbortSignal): Promise<unknown> }) => t.destination!(signal());
+    const keyless = tools('auto', { proxyBase: upstreams.keyless.toolsBase });
+    expect([await where(keyless.search), await where(keyless.math)]).toEqual([{ onDevice: true }, { onDevice: true }]);
+    const noProxy = tools('auto', { fetch: staticHost404 });
+    expect(await where(noProxy.search)).toEqual({ onDevice: true });
+    const configured = tools('auto', { proxyBase: upstreams.proxy.toolsBase });
+    const host = new URL(upstreams.fake.proxyOptions().braveBase!).host;
+    expect(await where(configured.search)).toEqual({ onDevice: false, service: 'Brave Search', host });
+    expect(await where(configured.math)).toEqual({ onDevice: false, service: 'Wolfram|Alpha', host });
+    expect(await where(tools('service', { fetch: unreachable }).search)).toEqual({ onDevice: false, service: 'Brave Search', host: null });
+    expect(await where(tools('local', { fetch: unreachable }).math)).toEqual({ onDevice: true });
+    expect(upstreams.fake.requests).toEqual([]);
+  });
+
   it('says who answered, for the tool card: local math when answered here, nothing when the service answered', async () => {
     const sources: string[] = [];
     const reportSource = (s: string) => void sources.push(s);

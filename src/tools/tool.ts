@@ -1,3 +1,5 @@
+import type { ToolDestination } from './proxy-services';
+
 /**
  * A tool the agent can call. Built-ins (brave_search, wolfram_alpha), the code interpreter and the
  * host page's custom JSON tools all have this shape.
@@ -22,6 +24,12 @@ export interface Tool {
   execute(args: Record<string, unknown>, context: ToolContext): Promise<unknown>;
   /** Sends data out or changes something: the loop asks the user first (denial is an error result). */
   needsConfirmation?: boolean;
+  /**
+   * Where this call's data would go, decided before it runs: a tool that needs confirmation but
+   * answers on this device is not asked about (unless the user wants every call confirmed), and the
+   * question names the service and host otherwise.
+   */
+  destination?(signal: AbortSignal): Promise<ToolDestination>;
   /** Starts slow resources in the background (e.g. the Python sandbox); the loop calls it at start. */
   warm?(): Promise<void>;
   /**

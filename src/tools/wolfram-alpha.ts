@@ -6,10 +6,11 @@
  * Invariants: the context's signal reaches fetch; failures are ToolErrors in the proxy's words
  * (not configured → its setup hint; rejected key, rate limit, upstream error, timeout, or "could not
  * interpret the input" → what happened); an abort is rethrown as is. With `localMath` (provider
- * `local`, or `auto` when the proxy has no app id or there is none: tool-provider.ts) mathjs answers
- * on this device in the same text shape (local-math.ts; the tool's description says it is local).
+ * `local`, or `auto` when the proxy has no app id or there is none: tool-provider.ts,
+ * proxy-services.ts) mathjs answers on this device, and the input is not sent to the proxy either, in the same text shape (local-math.ts; the tool's description says it is local).
  */
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
+import { proxyServicesOnce, queryDestination } from './proxy-services';
 import { queryArgument, queryParameters } from './query-argument';
 import { localMath, LOCAL_MATH_SOURCE } from './local-math';
 import type { Tool } from './tool';
@@ -28,6 +29,8 @@ export interface WolframAlphaOptions extends ProxyClientOptions {
 
 export function wolframAlphaTool(options: WolframAlphaOptions = {}): Tool {
   const provider = options.localMath ? (options.provider ?? 'auto') : 'service';
+  const services = proxyServicesOnce(options.proxyBase, options.fetch);
+  const destination = (signal: AbortSignal) => queryDestination('wolfram_alpha', provider, () => services(signal));
   return {
     name: 'wolfram_alpha',
     description:
@@ -36,13 +39,14 @@ export function wolframAlphaTool(options: WolframAlphaOptions = {}): Tool {
         : 'Ask Wolfram|Alpha: math, unit conversion, science, and curated data (populations, dates, ...).',
     parameters: queryParameters('The question or expression, in plain English or Wolfram Language.'),
     needsConfirmation: provider === 'local' ? false : (options.needsConfirmation ?? true),
+    destination,
     async execute(args, { signal, reportSource }) {
       const input = queryArgument(args, 'wolfram_alpha');
       const answerLocally = () => {
         reportSource?.(LOCAL_MATH_SOURCE);
         return localMath(input);
       };
-      if (provider === 'local') return answerLocally();
+      if (provider === 'local' || (provider === 'auto' && (await destination(signal)).onDevice)) return answerLocally();
       const params: Record<string, string> = { input };
       if (options.maxChars !== undefined) params.maxchars = String(Math.max(1, Math.trunc(options.maxChars)));
       const answer = await callToolProxy('wolfram_alpha', params, signal, options);

@@ -23,6 +23,7 @@ import { EngineError, serializeError } from '../engine/errors';
 import { conversationSystemOptions, type ToolOptions } from '../format/system-options';
 import { Transcript, type SystemOptions } from '../format/transcript';
 import type { Message, TextTokenizer, ToolCall } from '../format/types';
+import type { ToolDestination } from '../tools/proxy-services';
 import type { Tool } from '../tools/tool';
 import { ConversationTree, ROOT, transcriptOf, type StoredToolResult, type TreeData, type TurnNode } from './conversation-tree';
 import type { RenderedOptions } from './stored-conversation';
@@ -33,6 +34,8 @@ export interface RunSettings {
   sampling: SamplingParams;
   maxSteps: number;
   maxTokensPerStep: number;
+  /** Ask about tool calls answered on this device too (absent: they run without asking). */
+  confirmOnDevice?: boolean;
 }
 
 export interface ChatSessionOptions {
@@ -45,7 +48,7 @@ export interface ChatSessionOptions {
   tools: () => Tool[];
   settings: () => RunSettings;
   /** Asks the user about a call that needs confirmation; `signal` fires when the run stops first. */
-  confirm: (call: ToolCall, signal: AbortSignal) => Promise<ConfirmAnswer>;
+  confirm: (call: ToolCall, signal: AbortSignal, where?: ToolDestination) => Promise<ConfirmAnswer>;
   /** Called by clear(), after the run stopped: reset what the tools keep between calls. */
   onClear?: () => void;
   /** Today's date (a test can pin it). */
@@ -252,10 +255,10 @@ export class ChatSession {
     for (const l of this.listeners) l(e);
   }
 
-  private async confirm(call: ToolCall, signal: AbortSignal): Promise<boolean> {
+  private async confirm(call: ToolCall, signal: AbortSignal, where?: ToolDestination): Promise<boolean> {
     const name = call.kind === 'code' ? 'code_interpreter' : call.name;
     if (this.allowed.has(name)) return true;
-    const answer = await this.o.confirm(call, signal);
+    const answer = await this.o.confirm(call, signal, where);
     // An answer that arrives after the run stopped (New chat) allows nothing in the next conversation.
     if (answer === 'always' && !signal.aborted && !this.allowed.has(name)) {
       this.allowed.add(name);
@@ -300,7 +303,8 @@ export class ChatSession {
         sampling: { ...settings.sampling, ...(model?.sampling ?? {}) },
         signal: controller.signal,
         model,
-        confirm: (call) => this.confirm(call, controller.signal),
+        confirm: (call, where) => this.confirm(call, controller.signal, where),
+        ...(settings.confirmOnDevice ? { confirmOnDevice: true } : {}),
       });
       for await (const event of events) {
         if (event.type === 'error') error = event.error;

@@ -39,6 +39,8 @@ const settingsFields = v.object({
   tools: v.fallback(toolsOn, () => v.parse(toolsOn, {})),
   /** Who answers search and math: the services (proxy), this device (local index, mathjs), or auto (tool-provider.ts). */
   searchAndMath: v.fallback(toolProviderSchema, 'auto'),
+  /** Ask before tool calls answered on this device too (default off: nothing leaves the device, so nothing is asked). */
+  confirmOnDevice: v.fallback(v.boolean(), false),
   /** Base URL of the tool proxy (`/api/tools/` on the dev and preview servers). */
   proxyEndpoint: v.fallback(v.pipe(v.string(), v.trim(), v.nonEmpty()), '/api/tools/'),
   /** Where ONNX models run (never the CPU: that is Node's); web-llm models always use WebGPU. */

@@ -268,11 +268,12 @@ export class LlamaChatElement extends HTMLElement {
       return x ?? (this.engineUrl() ? 'the engine server' : 'the recommended model');
     };
     const planned = this.plannedModel();
-    if (state?.kind === 'loaded') {
-      const m = entry(state.info.modelId);
-      this.ui.model.textContent = `${named(state.info.modelId)} · ${state.info.device}`;
+    const running = state?.kind === 'loaded' ? state.info : state?.kind === 'failed' ? state.kept : null;
+    if (running) {
+      const m = entry(running.modelId);
+      this.ui.model.textContent = `${named(running.modelId)} · ${running.device}`;
       this.ui.composer.setReady(true);
-      this.ui.empty.showExamples(m?.label ?? state.info.modelId, m ? examplesFor(MODEL_EXAMPLES, m, (t) => this.enabledTools()[t]) : [], 'Ask me anything.');
+      this.ui.empty.showExamples(m?.label ?? running.modelId, m ? examplesFor(MODEL_EXAMPLES, m, (t) => this.enabledTools()[t]) : [], 'Ask me anything.');
       return;
     }
     this.ui.model.textContent = named(planned);
@@ -312,7 +313,7 @@ export class LlamaChatElement extends HTMLElement {
       model: () => this.loader?.info ?? null,
       tools: () => this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint(), this.searchAndMath()),
       settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep }),
-      confirm: (call, signal) => dialog.ask(call, signal),
+      confirm: (call, signal, where) => dialog.ask(call, signal, where),
       onClear: () => {
         this.toolBox?.resetPython();
         if (this.loader?.info) this.toolBox?.warm(this.enabledTools());

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, ROOT } from './harness';
-import { ask, blockOutside, forcedIds, loadTinyModel, waitForChatPage } from './pages/ui-support';
+import { ask, blockOutside, forcedIds, loadTinyModel, screenshot, waitForChatPage } from './pages/ui-support';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -45,6 +45,17 @@ beforeAll(async () => {
   await page.goto(`${origin}/?test-hooks&model=tiny-llama`);
   await waitForChatPage(page);
 }, 180_000);
+/** Counts the times the confirmation dialog opens from now on. */
+async function countDialogOpens(p: Page): Promise<() => Promise<number>> {
+  await p.evaluate(() => {
+    const dialog = document.querySelector('dialog.confirm-dialog') as HTMLDialogElement;
+    const w = window as unknown as { dialogOpens: number };
+    w.dialogOpens = 0;
+    new MutationObserver(() => void (dialog.open && w.dialogOpens++)).observe(dialog, { attributes: true, attributeFilter: ['open'] });
+  });
+  return () => p.evaluate(() => (window as unknown as { dialogOpens: number }).dialogOpens);
+}
+
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -78,16 +89,14 @@ it('with no keys on the server, search and math are answered in the page (local 
       'Tokyo; and 3 x^2.<|eot_id|>',
     ),
   );
+  const opened = await countDialogOpens(page);
   await page.fill('.composer-input', 'What is the capital of Japan, and the derivative of x^3?');
   await page.press('.composer-input', 'Enter');
-  const dialog = page.locator('dialog.confirm-dialog');
-  for (let i = 0; i < 2; i++) {
-    await dialog.waitFor({ state: 'visible' });
-    await dialog.locator('button[data-answer="once"]').click();
-    await dialog.waitFor({ state: 'hidden' });
-  }
   await page.waitForFunction(() => document.querySelector('.turn:last-of-type')?.getAttribute('data-reason') === 'done', undefined, { timeout: 60_000 });
+  // Answered on this device: nothing to consent to, so nothing was asked.
   const turn = page.locator('.turn').last();
+  expect(await turn.locator('.tool-card').count()).toBe(2);
+  expect(await opened()).toBe(0);
   const search = await turn.locator('.tool-card[data-tool="brave_search"] .tool-result').innerText();
   expect(search).toContain('results from local index');
   expect(search).toContain('The capital of Japan is Tokyo.');
@@ -96,6 +105,24 @@ it('with no keys on the server, search and math are answered in the page (local 
   // The card names who answered: local math, not the service the tool is named after.
   expect(await math.getAttribute('data-source')).toBe('local math');
   expect(await math.locator('.tool-result .tool-label').first().textContent()).toBe('local math');
+  expect(outside).toEqual([]);
+}, 120_000);
+
+it('asked to confirm every call, the dialog says a local answer sends nothing', async () => {
+  await page.check('.settings-panel input[name="confirmOnDevice"]');
+  await page.evaluate(
+    (ids) => window.llamaTest!.forceNextRun(ids),
+    forcedIds('<|python_tag|>wolfram_alpha.call(query="123 * 45")<|eom_id|>', '5535.<|eot_id|>'),
+  );
+  await page.fill('.composer-input', 'What is 123 * 45?');
+  await page.press('.composer-input', 'Enter');
+  const dialog = page.locator('dialog.confirm-dialog');
+  await dialog.waitFor({ state: 'visible' });
+  expect(await dialog.locator('.destination').innerText()).toBe('Answered on this device — nothing is sent.');
+  await screenshot(page, 'consent-local-answer');
+  await dialog.locator('button[data-answer="once"]').click();
+  await page.waitForFunction(() => document.querySelector('.turn:last-of-type')?.getAttribute('data-reason') === 'done', undefined, { timeout: 60_000 });
+  await page.uncheck('.settings-panel input[name="confirmOnDevice"]');
   expect(outside).toEqual([]);
 }, 120_000);
 

@@ -112,7 +112,9 @@ describe('the chat page', { timeout: 120_000 }, () => {
     await page.press('.composer-input', 'Enter');
     const dialog = page.locator('dialog.confirm-dialog');
     await dialog.waitFor({ state: 'visible' });
-    expect(await dialog.innerText()).toMatch(/brave_search[\s\S]*Reykjavik population[\s\S]*Brave Search/);
+    expect(await dialog.innerText()).toMatch(/brave_search[\s\S]*Reykjavik population/);
+    expect(await dialog.locator('.destination').innerText()).toBe(`The query is sent to Brave Search (${new URL(stack.fake.proxyOptions().braveBase).host}) through the tool proxy.`);
+    await screenshot(page, 'consent-service');
     expect(await page.locator('.tool-card[data-tool="brave_search"] .tool-status').innerText()).toMatch(/waiting for your OK/);
     await dialog.locator('button[data-answer="always"]').click();
     await page.waitForFunction(() => document.querySelector('.turn:last-of-type')?.getAttribute('data-reason') === 'done', undefined, { timeout: 60_000 });

@@ -7,12 +7,15 @@
 import type { ToolCall } from '../../format/types';
 import type { ConfirmAnswer } from '../chat-session';
 import { h, replace, uid } from '../dom';
+import type { ToolDestination } from '../../tools/proxy-services';
 import { callDisplay } from '../tool-display';
 
-const WHY: Record<string, string> = {
-  brave_search: 'The query is sent to Brave Search through the tool proxy.',
-  wolfram_alpha: 'The query is sent to Wolfram|Alpha through the tool proxy.',
-};
+/** Where the call's data goes, in the user's words. */
+export function destinationText(where: ToolDestination | undefined): string {
+  if (!where) return 'The host page’s tool will run with these arguments.';
+  if (where.onDevice) return 'Answered on this device — nothing is sent.';
+  return where.host ? `The query is sent to ${where.service} (${where.host}) through the tool proxy.` : `The query is sent to ${where.service} through the tool proxy.`;
+}
 
 export class ConfirmDialog {
   readonly el: HTMLDialogElement;
@@ -39,7 +42,7 @@ export class ConfirmDialog {
     });
   }
 
-  ask(call: ToolCall, signal: AbortSignal): Promise<ConfirmAnswer> {
+  ask(call: ToolCall, signal: AbortSignal, where?: ToolDestination): Promise<ConfirmAnswer> {
     this.answer('deny'); // an earlier question still open is denied
     if (signal.aborted) return Promise.resolve('deny');
     const d = callDisplay(call);
@@ -47,7 +50,7 @@ export class ConfirmDialog {
       this.body,
       h('p', {}, 'The model wants to run ', h('strong', {}, d.name), '.'),
       h('pre', { class: 'confirm-call' }, d.body),
-      h('p', { class: 'hint' }, WHY[d.name] ?? 'The host page’s tool will run with these arguments.'),
+      h('p', { class: 'hint destination' }, destinationText(where)),
     );
     this.alwaysButton.textContent = `Always allow ${d.name}`;
     return new Promise<ConfirmAnswer>((resolve) => {

@@ -10,14 +10,14 @@ import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, parseSettings, type Settings } from
 
 const TOOL_LABELS: Record<string, string> = {
   code_interpreter: 'Code interpreter (Python in a sandbox, offline)',
-  brave_search: 'Web search (Brave, asks first)',
-  wolfram_alpha: 'Wolfram|Alpha (asks first)',
+  brave_search: 'Web search (Brave; asks before sending)',
+  wolfram_alpha: 'Wolfram|Alpha (asks before sending)',
 };
 
 const PROVIDER_LABELS: Record<ToolProvider, string> = {
-  auto: 'The services; this device when they have no key',
-  service: 'The services only (Brave, Wolfram|Alpha)',
-  local: 'This device only (local index, local math)',
+  auto: 'This device unless a key is set',
+  service: 'Brave / Wolfram|Alpha only',
+  local: 'This device only',
 };
 
 export class SettingsPanel {
@@ -53,6 +53,7 @@ export class SettingsPanel {
             ...(Object.entries(PROVIDER_LABELS) as Array<[ToolProvider, string]>).map(([p, label]) => h('option', { value: p, selected: initial.searchAndMath === p }, label)),
           ),
         ),
+        h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'confirmOnDevice', checked: initial.confirmOnDevice }), 'Ask before answers made on this device too'),
       ),
       h(
         'fieldset',
@@ -121,6 +122,7 @@ export class SettingsPanel {
       maxTokensPerStep: n('maxTokensPerStep'),
       tools: Object.fromEntries(BUILTIN_TOOL_IDS.map((t) => [t, f.get(`tool:${t}`) !== null])),
       searchAndMath: String(f.get('searchAndMath')),
+      confirmOnDevice: f.get('confirmOnDevice') !== null,
       proxyEndpoint: String(f.get('proxyEndpoint') ?? ''),
       device: String(f.get('device')),
     });
@@ -130,6 +132,7 @@ export class SettingsPanel {
     for (const el of Array.from(this.form.elements) as HTMLInputElement[]) {
       if (!el.name) continue;
       if (el.name.startsWith('tool:')) el.checked = s.tools[el.name.slice(5) as keyof Settings['tools']];
+      else if (el.name === 'confirmOnDevice') el.checked = s.confirmOnDevice;
       else el.value = String(s[el.name as keyof Settings]);
     }
   }
