@@ -30,6 +30,7 @@ export function engineApi(engine: Engine, setConfig: (config: EngineConfig) => v
       }
     },
     unload: () => engine.unload(),
+    loaded: async () => engine.model,
     async generate(request, onIds, signalPort) {
       const { signal, close } = signalFromPort(signalPort);
       let last: Promise<unknown> = Promise.resolve();

@@ -66,8 +66,11 @@ export class Engine {
   }
 
   /**
-   * Loads a model (unloading the current one): a models.json id, or a model the user names (a GGUF,
-   * an engine server; checked here, since it arrives as data). Rejects with EngineError or AbortError.
+   * Loads a model: a models.json id, or a model the user names (a GGUF, an engine server; checked
+   * here, since it arrives as data). Rejects with EngineError or AbortError. The model that was
+   * running stays loaded until the new one is ready, and stays when the load fails or is aborted —
+   * except a load that runs out of memory beside it: the running model is then unloaded to make room
+   * and the load tried once more (`model` says what is loaded after a failure).
    */
   load(model: ModelRef, options: LoadOptions = {}, onProgress?: (p: LoadProgress) => void, signal?: AbortSignal): Promise<LoadedModelInfo> {
     return this.gate.write(async () => {
@@ -75,17 +78,26 @@ export class Engine {
       const slots = slotCount(options.slots);
       const budget = kvCacheBudget(options.kvCacheBytes);
       if (signal?.aborted) throw abortError('load aborted');
-      await this.unloadNow();
-      const backend = await this.deps.createBackend({
-        entry,
-        options,
-        onProgress: onProgress ?? (() => {}),
-        signal: signal ?? new AbortController().signal,
-      });
+      const create = () =>
+        this.deps.createBackend({
+          entry,
+          options,
+          onProgress: onProgress ?? (() => {}),
+          signal: signal ?? new AbortController().signal,
+        });
+      let backend: Backend;
+      try {
+        backend = await create();
+      } catch (e) {
+        if (!this.loaded || signal?.aborted || !OUT_OF_MEMORY.test(errorMessage(e))) throw e;
+        await this.unloadNow();
+        backend = await create();
+      }
       if (signal?.aborted) {
         await backend.dispose();
         throw abortError('load aborted');
       }
+      await this.unloadNow();
       const info: LoadedModelInfo = {
         modelId: (typeof model !== 'string' && backend.kind === 'sampling' && backend.modelName) || entry.id,
         backend: entry.backend,

@@ -70,3 +70,24 @@ it('load brings the page tokenizer beside the model; a tokenizer that fails to l
   await expect(failing.load('tiny-llama')).rejects.toMatchObject({ code: 'load_failed', message: expect.stringMatching(/tokenizer did not.*HTTP 404/) });
   expect(failing.model).toBeNull();
 });
+
+it("a failed load leaves model as the worker says: the running model when it was kept, null when it had to go", async () => {
+  const tiny = { modelId: 'tiny-llama', backend: 'onnx', contextWindow: 4096, toolCalling: true, device: 'cpu', sampling: {} } as const;
+  const tokenizer = { encode: () => [], decode: () => '', tokenBytes: () => new Uint8Array() };
+  let kept: typeof tiny | null = tiny;
+  let loads = 0;
+  const api = {
+    load: async () => {
+      if (loads++ === 0) return tiny;
+      throw new Error('could not reach the model host');
+    },
+    loaded: async () => kept,
+  };
+  const client = new EngineClient(clientOn(api).worker as unknown as Worker, { loadTokenizer: async () => tokenizer });
+  await client.load('tiny-llama');
+  await expect(client.load('llama-3.1-8b')).rejects.toThrow(/could not reach/);
+  expect(client.model).toEqual(tiny);
+  kept = null;
+  await expect(client.load('llama-3.1-8b')).rejects.toThrow(/could not reach/);
+  expect(client.model).toBeNull();
+});

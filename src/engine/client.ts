@@ -66,7 +66,7 @@ export class EngineClient<Api extends EngineApi = EngineApi> implements EngineLi
     return Promise.race([answer, this.startFailure]);
   }
 
-  /** The loaded model, as of the last load(). */
+  /** The loaded model: the last load()'s, or after a failed load the one that kept running (null when none). */
   get model(): LoadedModelInfo | null {
     return this.info;
   }
@@ -89,13 +89,20 @@ export class EngineClient<Api extends EngineApi = EngineApi> implements EngineLi
   async load(model: ModelRef, options: LoadOptions & { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {}): Promise<LoadedModelInfo> {
     const { onProgress, signal, ...loadOptions } = options;
     const port = portForSignal(signal);
-    this.info = null;
     const tokenizer = this.pageTokenizer ? Promise.resolve(this.pageTokenizer) : this.fetchPageTokenizer();
     tokenizer.catch(() => {}); // reported through the load below
-    const info = await this.call(() => this.api.load(model, loadOptions, onProgress ? proxy(onProgress) : undefined, port ? transfer(port, [port]) : undefined));
+    let info: LoadedModelInfo;
+    try {
+      info = await this.call(() => this.api.load(model, loadOptions, onProgress ? proxy(onProgress) : undefined, port ? transfer(port, [port]) : undefined));
+    } catch (e) {
+      // The worker keeps the model that was running unless the load had to unload it: ask which.
+      this.info = await this.call(() => this.api.loaded()).catch(() => null);
+      throw e;
+    }
     try {
       this.pageTokenizer = await tokenizer;
     } catch (e) {
+      this.info = null;
       throw new EngineError('load_failed', `the model loaded but the tokenizer did not: ${e instanceof Error ? e.message : String(e)}`);
     }
     this.info = info;

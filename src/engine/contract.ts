@@ -246,6 +246,8 @@ export interface EngineApi {
   capabilities(): Promise<GpuCapabilities>;
   load(model: ModelRef, options: LoadOptions, onProgress: ((p: LoadProgress) => void) | undefined, signalPort?: MessagePort): Promise<LoadedModelInfo>;
   unload(): Promise<void>;
+  /** The model loaded now (after a failed load: the one that kept running, or null). */
+  loaded(): Promise<LoadedModelInfo | null>;
   generate(request: GenerateRequest, onIds: ((ids: number[]) => void) | undefined, signalPort?: MessagePort): Promise<GenerateResult>;
 }
 

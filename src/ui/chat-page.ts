@@ -93,8 +93,8 @@ export class ChatPage {
       tokenizer: () => o.engine.tokenizer,
       model: () => this.loader.info,
       tools: () => this.tools.tools(this.settings.tools, this.settings.proxyEndpoint, this.settings.searchAndMath),
-      settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep }),
-      confirm: (call, signal) => dialog.ask(call, signal),
+      settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep, confirmOnDevice: this.settings.confirmOnDevice }),
+      confirm: (call, signal, where) => dialog.ask(call, signal, where),
       onClear: () => {
         this.tools.resetPython();
         if (this.loader.info) this.tools.warm(this.settings.tools);
@@ -198,8 +198,8 @@ export class ChatPage {
         pill.textContent = 'Loading…';
         pill.dataset.state = 'loading';
       } else if (state.kind === 'failed') {
-        pill.textContent = 'No model loaded';
-        pill.dataset.state = 'failed';
+        pill.textContent = state.kept ? `${label(state.kept.modelId)} · ${state.kept.device}` : 'No model loaded';
+        pill.dataset.state = state.kept ? 'loaded' : 'failed';
       }
     });
     this.showReadiness();
@@ -250,9 +250,10 @@ export class ChatPage {
     const info = this.loader.info;
     const model = info ? label(info.modelId) : '';
     this.settingsPanel.showEffective(info ? `What runs with ${model}` : 'What runs (no model loaded yet)', effectiveSettings(this.settings, info, model));
-    if (s.kind === 'loaded') {
+    const running = s.kind === 'loaded' ? s.info : s.kind === 'failed' ? s.kept : null;
+    if (running) {
       this.composer.setReady(true);
-      const entry = MODELS.find((m) => m.id === s.info.modelId);
+      const entry = MODELS.find((m) => m.id === running.modelId);
       const examples = entry ? examplesFor(MODEL_EXAMPLES, entry, (t) => this.settings.tools[t]) : [];
       this.emptyState.showExamples(model, examples, `${model} is ready. Its example questions need tools that are off: turn them on in Settings, or ask your own.`);
       return;

@@ -1,7 +1,8 @@
 /**
  * Loading a model into the engine worker, as state the views can show: which model, loading with
  * progress, loaded (on which device) or failed (with the error and, when the page could tell, why).
- * One load at a time: starting a new one aborts the previous. Before a download that needs the user's
+ * One load at a time: starting a new one aborts the previous. A load that fails leaves the model that
+ * was running (the engine keeps it): the failed state names it. Before a download that needs the user's
  * consent (download-plan.ts), `ask` is consulted; a refusal changes nothing.
  */
 import type { EngineClient } from '../engine/client';
@@ -12,7 +13,8 @@ export type LoadState =
   | { kind: 'idle' }
   | { kind: 'loading'; modelId: string; progress: LoadProgress | null }
   | { kind: 'loaded'; info: LoadedModelInfo }
-  | { kind: 'failed'; modelId: string; error: unknown; diagnosis: LoadDiagnosis | null };
+  /** `kept`: the model that was running before and still is (the engine keeps it when a load fails), or null. */
+  | { kind: 'failed'; modelId: string; error: unknown; diagnosis: LoadDiagnosis | null; kept: LoadedModelInfo | null };
 
 export interface ModelLoaderOptions {
   /** Resolves true to go ahead (a big download asks the user); absent: always. */
@@ -35,9 +37,9 @@ export class ModelLoader {
     return this.current;
   }
 
-  /** The loaded model as the engine client holds it (the page's one copy of what the worker loaded). */
+  /** The model that answers now, as the engine client holds it: the loaded one, or the one kept after a failed load. */
   get info(): LoadedModelInfo | null {
-    return this.current.kind === 'loaded' ? this.engine.model : null;
+    return this.current.kind === 'loaded' || (this.current.kind === 'failed' && this.current.kept) ? this.engine.model : null;
   }
 
   on(listener: (s: LoadState) => void): () => void {
@@ -71,7 +73,7 @@ export class ModelLoader {
     } catch (error) {
       if (this.controller !== controller) return null;
       const diagnosis = this.o.diagnose ? await this.o.diagnose(modelId, error).catch(() => null) : null;
-      if (this.controller === controller) this.set({ kind: 'failed', modelId, error, diagnosis });
+      if (this.controller === controller) this.set({ kind: 'failed', modelId, error, diagnosis, kept: this.engine.model });
       return null;
     } finally {
       if (this.controller === controller) this.controller = null;

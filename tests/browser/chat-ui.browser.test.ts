@@ -416,6 +416,42 @@ describe('loading: a confirmation before big downloads, and errors that say whic
     }
   });
 
+  it('a failed load keeps the model that was running: the header names it and it still answers', async () => {
+    const { ctx, p } = await freshPage(async (c) => void (await blockOutside(c, [stack.vite.url])));
+    try {
+      await loadTinyModel(p);
+      const pill = p.locator('.model-pill');
+      const before = await pill.innerText();
+      await loadRemote(p, 'confirm');
+      await p.locator('.model-panel .error-box[data-cause]').waitFor({ timeout: 120_000 });
+      expect(await pill.innerText()).toBe(before);
+      expect(await pill.getAttribute('data-state')).toBe('loaded');
+      expect(await p.locator('.model-panel .kept-model').innerText()).toMatch(/^Still loaded: Tiny test model/);
+      expect(await p.locator('.composer button.send').isDisabled()).toBe(false);
+      expect(await ask(p, 'Still there?', forcedIds('Yes.<|eot_id|>'))).toBe('done');
+      expect((await p.locator('.turn').last().locator('.prose:not([hidden])').innerText()).trim()).toBe('Yes.');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('at 1,280 px the settings fit their panel: nothing clipped or cut off', async () => {
+    const { ctx, p } = await freshPage(async () => {});
+    try {
+      const overflowing = await p.evaluate(() => {
+        const panel = document.querySelector('.settings-panel')!.getBoundingClientRect();
+        return Array.from(document.querySelectorAll('.settings-panel label, .settings-panel select, .settings-panel input'))
+          .filter((el) => el.getBoundingClientRect().right > panel.right + 0.5 || el.scrollWidth > el.clientWidth + 1)
+          .map((el) => `${el.tagName.toLowerCase()} ${(el.textContent ?? '').trim().slice(0, 40) || (el as HTMLInputElement).name}`);
+      });
+      expect(overflowing).toEqual([]);
+      await p.locator('.settings-panel').scrollIntoViewIfNeeded();
+      await screenshot(p, 'settings-1280px');
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('offline: says the browser is offline and which hosts the files come from', async () => {
     const { ctx, p } = await freshPage(async () => {});
     try {

@@ -115,7 +115,11 @@ export class ModelPanel {
         break;
       case 'failed':
         this.progress.hide();
-        replace(this.state, errorBox(state.error, state.diagnosis ?? undefined));
+        replace(
+          this.state,
+          errorBox(state.error, state.diagnosis ?? undefined),
+          ...(state.kept ? [h('p', { class: 'kept-model' }, h('span', { class: 'ok' }, `Still loaded: ${label(state.kept.modelId)}`), ` on ${state.kept.device}.`)] : []),
+        );
         break;
     }
   }
