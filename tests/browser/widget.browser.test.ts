@@ -170,7 +170,7 @@ describe('<llama-chat> from a second origin', () => {
 
   it('the header names the loaded model with its size; New chat starts over', async () => {
     const shadow = (sel: string) => page.locator(`llama-chat ${sel}`);
-    expect(await shadow('.widget-model').innerText()).toBe('Tiny test model (random weights) · 33.0 MB · wasm');
+    expect(await shadow('.widget-model').innerText()).toBe('Tiny test model (random weights) · 33.2 MB · wasm');
     expect(await shadow('.turn').count()).toBe(1);
     await shadow('button.new-chat').click();
     expect(await shadow('.turn').count()).toBe(0);
@@ -208,10 +208,21 @@ describe('<llama-chat> from a second origin', () => {
       // No model attribute: the recommendation for this device, named once the capability report is in.
       await fresh.waitForFunction(() => /·/.test(document.querySelector('llama-chat')!.shadowRoot!.querySelector('.widget-model')!.textContent ?? ''));
       const header = await fresh.locator('llama-chat .widget-model').innerText();
-      expect(header).toBe('Micro Llama (offline demo) · 69.0 MB');
+      expect(header).toBe('Micro Llama (offline demo) · 106 MB');
+      // The heading keeps a readable width: the buttons wrap below it, never squeeze it to a column of letters.
+      const lines = await fresh.locator('llama-chat').evaluate((el) => {
+        const root = el.shadowRoot!;
+        const linesOf = (sel: string) => {
+          const e = root.querySelector(sel)!;
+          return Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight));
+        };
+        return { title: linesOf('.widget-header h2'), model: linesOf('.widget-model') };
+      });
+      expect(lines).toEqual({ title: 1, model: 1 });
+      await screenshot(fresh, 'widget-header-before-load');
       expect(await fresh.locator('llama-chat button.load').innerText()).toBe('Load Micro Llama (offline demo)');
       expect(await fresh.locator('llama-chat button.send').isDisabled()).toBe(true);
-      expect(await fresh.locator('llama-chat .composer-note').innerText()).toBe('Press Load model first (Micro Llama (offline demo) · 69.0 MB).');
+      expect(await fresh.locator('llama-chat .composer-note').innerText()).toBe('Press Load model first (Micro Llama (offline demo) · 106 MB).');
       await fresh.locator('llama-chat .composer-input').fill('Hello?');
       await fresh.locator('llama-chat .composer-input').press('Enter');
       expect(await fresh.locator('llama-chat .turn').count()).toBe(0);
