@@ -58,6 +58,16 @@ const CALL = '{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>
 const ends = (events: SessionEvent[]) => events.filter((e): e is Extract<SessionEvent, { type: 'turn-end' }> => e.type === 'turn-end');
 
 describe('ChatSession', () => {
+  it("each kept turn carries what the answer cost: the model, the tokens of all its steps, their decode time", async () => {
+    const { s, events } = session();
+    force(s, CALL, 'Sunny in Paris.<|eot_id|>');
+    await s.send('Weather in Paris?');
+    const steps = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'step-finish' ? [e.event.stats] : []));
+    const end = ends(events)[0]!;
+    expect(end.stats).toEqual({ model: model.modelId, tokens: steps[0]!.decodedTokens + steps[1]!.decodedTokens, decodeMs: steps[0]!.decodeMs + steps[1]!.decodeMs, steps: 2 });
+    expect(s.path.at(-1)!.stats).toEqual(end.stats);
+  });
+
   it('a tool loop, then a second message that extends the transcript (the prompt reuses the cache)', async () => {
     const asked: string[] = [];
     const { s, events } = session(async (call) => {

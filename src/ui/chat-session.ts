@@ -25,6 +25,7 @@ import { Transcript, type SystemOptions } from '../format/transcript';
 import type { Message, TextTokenizer, ToolCall } from '../format/types';
 import type { ToolDestination } from '../tools/proxy-services';
 import type { Tool } from '../tools/tool';
+import { addStep, emptyStats, type AnswerStats } from './answer-stats';
 import { ConversationTree, ROOT, transcriptOf, type StoredToolResult, type TreeData, type TurnNode } from './conversation-tree';
 import type { RenderedOptions } from './stored-conversation';
 
@@ -60,7 +61,7 @@ export type SessionEvent =
   | { type: 'turn-start'; turn: number; userText: string; parent: string; replaces: string | null }
   | { type: 'agent'; turn: number; event: AgentEvent }
   /** `node`: the turn added to the tree when the run was kept, else null. */
-  | { type: 'turn-end'; turn: number; reason: FinishReason; kept: boolean; error: SerializedError | null; node: string | null }
+  | { type: 'turn-end'; turn: number; reason: FinishReason; kept: boolean; error: SerializedError | null; node: string | null; stats: AnswerStats }
   | { type: 'busy'; busy: boolean }
   | { type: 'cleared' }
   /** The tools that run without asking changed (always allowed, revoked, cleared, restored). */
@@ -281,6 +282,7 @@ export class ChatSession {
     let error: SerializedError | null = null;
     let reply: Message[] | null = null;
     const toolResults: StoredToolResult[] = [];
+    let stats = emptyStats(this.o.model()?.modelId ?? null);
     let rendered: RenderedOptions = {};
     let transcript: Transcript | null = null;
     try {
@@ -308,6 +310,7 @@ export class ChatSession {
       });
       for await (const event of events) {
         if (event.type === 'error') error = event.error;
+        if (event.type === 'step-finish') stats = addStep(stats, event.stats);
         if (event.type === 'tool-result') toolResults.push({ callId: event.callId, isError: event.isError, durationMs: event.durationMs, ...(event.source ? { source: event.source } : {}) });
         if (event.type === 'finish') {
           reason = event.reason;
@@ -324,13 +327,13 @@ export class ChatSession {
       if (epoch === this.epoch) {
         if (reply) {
           node = newId();
-          this.tree.add({ id: node, parent, userText, reply, reason, toolResults, createdAt: Date.now() });
+          this.tree.add({ id: node, parent, userText, reply, reason, toolResults, createdAt: Date.now(), stats });
           this.rendered = rendered;
           this.shown = transcript ? { transcript, turns: [...beforePath.map((n) => n.id), node] } : null;
           this.failed = null;
         } else this.failed = { userText, parent, replaces };
       }
-      this.emit({ type: 'turn-end', turn, reason, kept: reply !== null, error, node });
+      this.emit({ type: 'turn-end', turn, reason, kept: reply !== null, error, node, stats });
       this.emit({ type: 'busy', busy: false });
     }
   }

@@ -10,6 +10,7 @@
  * transcript of a path is its turns' user messages and replies, in order, replies exactly as the loop
  * returned them (emitted ids, stop and parsed calls kept).
  */
+import type { AnswerStats } from './answer-stats';
 import type { FinishReason } from '../agent/events';
 import type { Message } from '../format/types';
 
@@ -35,6 +36,8 @@ export interface TurnNode {
   reason: FinishReason;
   toolResults: StoredToolResult[];
   createdAt: number;
+  /** What the answer cost (model, tokens, decode rate); absent in turns stored without it. */
+  stats?: AnswerStats;
 }
 
 export interface TreeData {

@@ -12,6 +12,7 @@ import type { FinishReason } from '../agent/events';
 import { parseConversation } from '../format/conversation';
 import type { Message } from '../format/types';
 import { fields, parseFirst, pathText, plainObject } from '../parse/fields';
+import { answerStatsSchema } from './answer-stats';
 import { ConversationTree, ROOT, transcriptOf, type TreeData } from './conversation-tree';
 
 export const STORED_VERSION = 1;
@@ -93,6 +94,7 @@ const turn = fields(
     createdAt: v.number('expected a number'),
     reply,
     toolResults: v.array(toolResult, 'expected an array'),
+    stats: v.optional(answerStatsSchema),
   },
   'expected a turn',
 );

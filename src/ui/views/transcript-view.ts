@@ -77,7 +77,7 @@ export class TranscriptView {
       case 'turn-end': {
         const view = this.runs.get(e.turn);
         this.runs.delete(e.turn);
-        view?.end(e.reason, e.kept, e.error);
+        view?.end(e.reason, e.kept, e.error, e.stats);
         this.announcer.textContent = e.error ? 'The answer failed.' : e.reason === 'aborted' ? 'Stopped.' : 'Answer ready.';
         if (!view) break;
         if (e.node) view.attach(e.node, this.session.siblings(e.node));

@@ -11,6 +11,8 @@
  * re-rendered at most once per animation frame, whatever the token rate; actions appear only on a
  * turn that is in the conversation (kept) and are disabled while a run is going.
  */
+import { MODELS } from '../../engine/models';
+import { statsText, type AnswerStats } from '../answer-stats';
 import { callId, type AgentEvent, type FinishReason } from '../../agent/events';
 import type { SerializedError } from '../../engine/contract';
 import { pythonJson } from '../../format/python-json';
@@ -50,6 +52,8 @@ interface StepView {
   el: HTMLElement;
   finished: boolean;
 }
+
+const modelLabel = (id: string) => MODELS.find((m) => m.id === id)?.label ?? id;
 
 export class TurnView {
   readonly el: HTMLElement;
@@ -103,7 +107,7 @@ export class TurnView {
         if (call && result) view.cards.get(call.callId)?.setResult(call.name, typeof m.content === 'string' ? m.content : pythonJson(m.content), result.isError, result.durationMs, result.source);
       }
     }
-    view.end(node.reason, true, null);
+    view.end(node.reason, true, null, node.stats);
     view.attach(node.id, [node.id]);
     return view;
   }
@@ -144,8 +148,8 @@ export class TurnView {
     }
   }
 
-  /** The run ended. `kept`: whether the conversation kept this turn (errors add nothing). */
-  end(reason: FinishReason, kept: boolean, error: SerializedError | null): void {
+  /** The run ended. `kept`: whether the conversation kept this turn (errors add nothing); `stats`: what it cost. */
+  end(reason: FinishReason, kept: boolean, error: SerializedError | null, stats?: AnswerStats): void {
     this.el.classList.remove('is-running');
     this.flush();
     for (const card of this.cards.values()) card.stop();
@@ -158,6 +162,7 @@ export class TurnView {
     if (this.assistant.querySelector('.prose:not([hidden]), .tool-card') === null && !error) {
       this.assistant.append(h('p', { class: 'turn-note' }, reason === 'aborted' ? 'No answer yet.' : 'The model gave an empty answer.'));
     }
+    if (stats && stats.tokens > 0) this.footer.append(h('p', { class: 'turn-stats' }, statsText(stats, modelLabel)));
     this.el.dataset.reason = reason;
   }
 
