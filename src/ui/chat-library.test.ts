@@ -13,7 +13,12 @@ import { emittedText } from '../format/render';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { Engine } from '../../worker/engine';
-import { ChatLibrary, titleOf } from './chat-library';
+import { callId } from '../agent/events';
+import { renderIds } from '../format/render';
+import { defineCustomTool } from '../tools/custom-tool';
+import type { Tool } from '../tools/tool';
+import { ChatLibrary } from './chat-library';
+import { titleOf } from './chat-title';
 import { ChatSession } from './chat-session';
 import { memoryConversationStore, type ConversationStore } from './conversation-store';
 
@@ -26,21 +31,23 @@ beforeAll(async () => {
 });
 afterAll(() => engine.unload());
 
-function setup(store: ConversationStore = memoryConversationStore()) {
+const weather = defineCustomTool({ name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, readOnly: true, execute: async ({ city }) => ({ city, sky: 'sunny' }) });
+
+function setup(store: ConversationStore = memoryConversationStore(), tools: Tool[] = []) {
   const forcing = withScriptedSteps(engine);
   const session = new ChatSession({
     engine: forcing,
     tokenizer: () => tokenizer,
     model: () => model,
-    tools: () => [],
+    tools: () => tools,
     settings: () => ({ sampling: { temperature: 0 }, maxSteps: 2, maxTokensPerStep: 32 }),
     confirm: async () => 'once',
   });
   let last: string | null = null;
   const library = new ChatLibrary({ store, session, model: () => 'tiny-llama', lastOpen: { get: () => last, set: (id) => (last = id) } });
   const settled = () => library.exportJson(library.current ?? ''); // waits for the queued writes
-  const ask = async (q: string, a: string) => {
-    forcing.forceNextRun([scriptIds(`${a}<|eot_id|>`, tokenizer)]);
+  const ask = async (q: string, ...steps: string[]) => {
+    forcing.forceNextRun(steps.map((a) => scriptIds(`${a}<|eot_id|>`, tokenizer)));
     await session.send(q);
     await settled();
   };
@@ -127,6 +134,81 @@ describe('ChatLibrary', () => {
     expect(library.problem).toMatch(/not being saved: QuotaExceededError/);
     expect(await library.list()).toEqual([]);
     expect(library.problem).toMatch(/IndexedDB is not available/);
+  });
+
+  it('import of a JSON export: a new conversation, opened, the same transcript (ids included), and it continues', async () => {
+    const CALL = '{"name": "get_weather", "parameters": {"city": "Oslo"}}';
+    const first = setup(memoryConversationStore(), [weather]);
+    await first.ask('Weather in Oslo?', CALL, 'Sunny in Oslo.');
+    await first.ask('And tomorrow?', 'Probably sunny.');
+    const exported = (await first.library.exportJson(first.library.current!))!;
+
+    const second = setup(memoryConversationStore(), [weather]);
+    const id = await second.library.importJson(exported.json);
+    expect(second.library.current).toBe(id);
+    expect((await second.library.list()).map((c) => c.title)).toEqual(['Weather in Oslo?']);
+    expect(second.session.transcript).toEqual(first.session.transcript);
+    const card = second.session.path[0]!.toolResults;
+    expect(card).toEqual([{ callId: callId(0, 0), isError: false, durationMs: 0 }]);
+    // A re-export renders to the ids the engine held.
+    const again = (await second.library.exportJson(id))!;
+    const ids = (json: string) => renderIds(parseConversation(JSON.parse(json)), tokenizer);
+    expect(ids(again.json)).toEqual(ids(exported.json));
+    await second.ask('And the day after?', 'Rain.');
+    expect(second.session.transcript.at(-1)).toMatchObject({ role: 'assistant' });
+    expect(second.session.path).toHaveLength(3);
+  });
+
+  it('an import that is not an export, or is damaged, is refused with what is wrong and changes nothing', async () => {
+    const { library, ask } = setup();
+    await ask('Keep me', 'Kept.');
+    const before = await library.list();
+    const current = library.current;
+    const cases: Array<[string, RegExp]> = [
+      ['{"messages": [', /not JSON/],
+      ['{"title": "x"}', /\$\.messages: expected an array/],
+      ['{"messages": [{"role": "user", "content": 5}]}', /\$\.messages\[0\]/],
+      ['{"messages": [{"role": "assistant", "content": "Hi"}]}', /start with a user message|order|first/],
+      ['{"messages": [{"role": "system", "content": "x"}, {"role": "user", "content": "Hi"}]}', /system message/],
+      ['{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}', /messages\[0\] is a user message with no answer/],
+    ];
+    for (const [text, why] of cases) await expect(library.importJson(text), text).rejects.toThrow(why);
+    expect(await library.list()).toEqual(before);
+    expect(library.current).toBe(current);
+  });
+
+  it('search finds conversations by title or by any message, case-insensitive', async () => {
+    const { library, ask, session } = setup();
+    await ask('Plan a trip', 'Go to the FJORDS.');
+    const trip = library.current!;
+    session.clear();
+    await ask('Bake bread', 'Use rye flour.');
+    const bread = library.current!;
+    expect(await library.search('fjords')).toEqual(new Set([trip]));
+    expect(await library.search('BREAD')).toEqual(new Set([bread]));
+    expect(await library.search('nothing like this')).toEqual(new Set());
+    expect(await library.search('  ')).toEqual(new Set([trip, bread]));
+  });
+
+  it('Markdown export: title, each message, each tool call and its result fenced', async () => {
+    const { library, ask } = setup(memoryConversationStore(), [weather]);
+    await ask('Weather in Oslo?', '{"name": "get_weather", "parameters": {"city": "Oslo"}}', 'Sunny in Oslo.');
+    const md = (await library.exportMarkdown(library.current!))!;
+    expect(md.name).toBe('weather-in-oslo.md');
+    expect(md.markdown).toBe(
+      [
+        '# Weather in Oslo?',
+        '*Model: tiny-llama*',
+        '## You',
+        'Weather in Oslo?',
+        '## Assistant',
+        '**Tool call: get_weather**',
+        '```json\n{\n  "city": "Oslo"\n}\n```',
+        'Result:',
+        '```text\n{"city": "Oslo", "sky": "sunny"}\n```',
+        'Sunny in Oslo.',
+      ].join('\n\n') + '\n',
+    );
   });
 
   it('titles: one line, shortened', () => {

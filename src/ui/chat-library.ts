@@ -9,6 +9,9 @@
  * leaves the chat working and says so through `problem`.
  */
 import type { ChatSession, SessionEvent } from './chat-session';
+import { titleOf } from './chat-title';
+import { importConversation } from './conversation-import';
+import { conversationMarkdown, markdownFileName } from './conversation-markdown';
 import type { ConversationStore, ConversationSummary } from './conversation-store';
 import { exportConversation, exportFileName, STORED_VERSION, type StoredConversation } from './stored-conversation';
 
@@ -20,8 +23,6 @@ export interface ChatLibraryOptions {
   /** Remembers the conversation open across reloads. */
   lastOpen: { get(): string | null; set(id: string | null): void };
 }
-
-const TITLE_CHARS = 60;
 
 export class ChatLibrary {
   private currentId: string | null = null;
@@ -107,6 +108,44 @@ export class ChatLibrary {
     return record ? { name: exportFileName(record), json: `${JSON.stringify(exportConversation(record), null, 2)}\n` } : null;
   }
 
+  /** The Markdown of conversation `id` (for people; the JSON export is the exact one). */
+  async exportMarkdown(id: string): Promise<{ name: string; markdown: string } | null> {
+    await this.writes;
+    const record = id === this.currentId && this.record ? this.record : await this.guard(() => this.o.store.get(id), null);
+    return record ? { name: markdownFileName(exportFileName(record)), markdown: conversationMarkdown(record) } : null;
+  }
+
+  /**
+   * Stores a JSON export as a new conversation and opens it; throws an Error saying what is wrong
+   * with a file that is not an export (nothing is stored then), or when a run is going.
+   */
+  async importJson(text: string): Promise<string> {
+    if (this.o.session.busy) throw new Error('a run is going: stop it or wait, then import');
+    const record = importConversation(text, newId(), Date.now());
+    let failure: unknown = null;
+    await this.enqueue(() => this.o.store.put(record).catch((e: unknown) => void (failure = e)));
+    if (failure) throw new Error(`the conversation could not be stored: ${message(failure)}`);
+    await this.open(record.id);
+    return record.id;
+  }
+
+  /** The ids of conversations whose title or any message contains `query` (case-insensitive); all for a blank query. */
+  async search(query: string): Promise<Set<string>> {
+    const chats = await this.list();
+    const q = query.trim().toLowerCase();
+    if (q === '') return new Set(chats.map((c) => c.id));
+    const hits = new Set<string>();
+    for (const c of chats) {
+      if (c.title.toLowerCase().includes(q)) {
+        hits.add(c.id);
+        continue;
+      }
+      const record = await this.guard(() => this.o.store.get(c.id), null);
+      if (record && searchableText(record).includes(q)) hits.add(c.id);
+    }
+    return hits;
+  }
+
   private onSession(e: SessionEvent): void {
     if (e.type === 'cleared') {
       this.currentId = null;
@@ -180,10 +219,12 @@ export class ChatLibrary {
   }
 }
 
-/** A conversation's automatic title: its first message, on one line, shortened. */
-export function titleOf(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line || 'New chat';
+/** Every message of every branch, lower-cased: what search looks in. */
+function searchableText(r: StoredConversation): string {
+  return Object.values(r.tree.nodes)
+    .flatMap((n) => [n.userText, ...n.reply.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))])
+    .join('\n')
+    .toLowerCase();
 }
 
 function message(e: unknown): string {

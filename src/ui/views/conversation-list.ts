@@ -1,7 +1,8 @@
 /**
  * The saved conversations in the sidebar: New chat, then one row per conversation (newest first) that
- * opens it, with Rename (inline), Export (a JSON file the CLI's render and replay accept) and Delete
- * (asks first). An unreadable record is listed with its error and can still be deleted.
+ * opens it, with Rename (inline), JSON export (the file the CLI's render and replay accept, and Import
+ * reads back), Markdown export (for people) and Delete (asks first). Search filters the list by title
+ * and message text. An unreadable record is listed with its error and can still be deleted.
  */
 import type { ChatLibrary } from '../chat-library';
 import type { ConversationSummary } from '../conversation-store';
@@ -12,6 +13,9 @@ export class ConversationList {
   readonly el: HTMLElement;
   private readonly list: HTMLElement;
   private readonly problem: HTMLElement;
+  private readonly searchInput: HTMLInputElement;
+  private readonly importInput: HTMLInputElement;
+  private readonly importStatus: HTMLElement;
 
   constructor(
     private readonly library: ChatLibrary,
@@ -19,10 +23,28 @@ export class ConversationList {
   ) {
     this.list = h('ul', { class: 'chat-list', 'aria-label': 'Saved conversations' });
     this.problem = h('p', { class: 'hint chat-problem', role: 'status', hidden: true });
+    this.searchInput = h('input', { type: 'search', class: 'chat-search', placeholder: 'Search chats', 'aria-label': 'Search chats (titles and messages)' });
+    this.searchInput.addEventListener('input', () => void this.refresh());
+    this.importInput = h('input', { type: 'file', accept: '.json,application/json', class: 'chat-import-file', hidden: true });
+    this.importInput.addEventListener('change', () => void this.importFile());
+    this.importStatus = h('p', { class: 'hint chat-import-status', role: 'status', hidden: true });
     this.el = h(
       'section',
       { class: 'panel chats-panel', 'aria-label': 'Conversations' },
-      h('div', { class: 'panel-head' }, h('h2', {}, 'Chats'), h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => library.newChat() }, 'New chat')),
+      h(
+        'div',
+        { class: 'panel-head' },
+        h('h2', {}, 'Chats'),
+        h(
+          'div',
+          { class: 'row' },
+          h('button', { type: 'button', class: 'secondary small chat-import', title: 'Import a chat exported as JSON', onclick: () => this.importInput.click() }, 'Import'),
+          h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => library.newChat() }, 'New chat'),
+        ),
+      ),
+      this.searchInput,
+      this.importInput,
+      this.importStatus,
       this.problem,
       this.list,
     );
@@ -30,10 +52,14 @@ export class ConversationList {
   }
 
   async refresh(): Promise<void> {
-    const chats = await this.library.list();
+    const query = this.searchInput.value;
+    const [chats, hits] = await Promise.all([this.library.list(), this.library.search(query)]);
+    if (query !== this.searchInput.value) return; // a later keystroke refreshes again
     this.problem.hidden = this.library.problem === null;
     this.problem.textContent = this.library.problem ?? '';
-    replace(this.list, ...(chats.length === 0 ? [h('li', { class: 'hint' }, 'Your conversations are kept in this browser and listed here.')] : chats.map((c) => this.row(c))));
+    const shown = chats.filter((c) => hits.has(c.id));
+    const empty = chats.length === 0 ? 'Your conversations are kept in this browser and listed here.' : `No chat mentions “${query.trim()}”.`;
+    replace(this.list, ...(shown.length === 0 ? [h('li', { class: 'hint' }, empty)] : shown.map((c) => this.row(c))));
   }
 
   private row(c: ConversationSummary): HTMLElement {
@@ -49,7 +75,8 @@ export class ConversationList {
       'div',
       { class: 'chat-actions' },
       c.error ? null : h('button', { type: 'button', class: 'secondary small rename', 'aria-label': `Rename “${c.title}”`, onclick: () => this.rename(li, c) }, 'Rename'),
-      c.error ? null : h('button', { type: 'button', class: 'secondary small export', 'aria-label': `Export “${c.title}” as JSON`, onclick: () => void this.export(c.id) }, 'Export'),
+      c.error ? null : h('button', { type: 'button', class: 'secondary small export', 'aria-label': `Export “${c.title}” as JSON`, onclick: () => void this.export(c.id) }, 'JSON'),
+      c.error ? null : h('button', { type: 'button', class: 'secondary small export-md', 'aria-label': `Export “${c.title}” as Markdown`, onclick: () => void this.exportMarkdown(c.id) }, 'Markdown'),
       h('button', { type: 'button', class: 'danger small delete', 'aria-label': `Delete “${c.title}”`, onclick: () => void this.remove(c) }, 'Delete'),
     );
     li.append(actions);
@@ -77,9 +104,32 @@ export class ConversationList {
 
   private async export(id: string): Promise<void> {
     const file = await this.library.exportJson(id);
+    if (file) this.download(file.name, file.json, 'application/json');
+  }
+
+  private async exportMarkdown(id: string): Promise<void> {
+    const file = await this.library.exportMarkdown(id);
+    if (file) this.download(file.name, file.markdown, 'text/markdown');
+  }
+
+  private async importFile(): Promise<void> {
+    const file = this.importInput.files?.[0];
+    this.importInput.value = '';
     if (!file) return;
-    const url = URL.createObjectURL(new Blob([file.json], { type: 'application/json' }));
-    const a = h('a', { href: url, download: file.name, hidden: true });
+    this.importStatus.hidden = false;
+    try {
+      await this.library.importJson(await file.text());
+      this.importStatus.textContent = `Imported “${file.name}”.`;
+      this.importStatus.dataset.ok = 'true';
+    } catch (e) {
+      this.importStatus.textContent = `“${file.name}” was not imported: ${e instanceof Error ? e.message : String(e)}`;
+      this.importStatus.dataset.ok = 'false';
+    }
+  }
+
+  private download(name: string, text: string, type: string): void {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = h('a', { href: url, download: name, hidden: true });
     this.el.append(a);
     a.click();
     a.remove();
