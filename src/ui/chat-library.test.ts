@@ -19,7 +19,7 @@ import { defineCustomTool } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
 import { ChatLibrary } from './chat-library';
 import { titleOf } from './chat-title';
-import { ChatSession } from './chat-session';
+import { ChatSession, type ChatSessionOptions } from './chat-session';
 import { memoryConversationStore, type ConversationStore } from './conversation-store';
 
 const tokenizer = loadTokenizer();
@@ -33,7 +33,7 @@ afterAll(() => engine.unload());
 
 const weather = defineCustomTool({ name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, readOnly: true, execute: async ({ city }) => ({ city, sky: 'sunny' }) });
 
-function setup(store: ConversationStore = memoryConversationStore(), tools: Tool[] = []) {
+function setup(store: ConversationStore = memoryConversationStore(), tools: Tool[] = [], confirm: ChatSessionOptions['confirm'] = async () => 'once') {
   const forcing = withScriptedSteps(engine);
   const session = new ChatSession({
     engine: forcing,
@@ -41,7 +41,7 @@ function setup(store: ConversationStore = memoryConversationStore(), tools: Tool
     model: () => model,
     tools: () => tools,
     settings: () => ({ sampling: { temperature: 0 }, maxSteps: 2, maxTokensPerStep: 32 }),
-    confirm: async () => 'once',
+    confirm,
   });
   let last: string | null = null;
   const library = new ChatLibrary({ store, session, model: () => 'tiny-llama', lastOpen: { get: () => last, set: (id) => (last = id) } });
@@ -56,7 +56,7 @@ function setup(store: ConversationStore = memoryConversationStore(), tools: Tool
     await session.edit(node, q);
     await settled();
   };
-  return { store, session, library, ask, edit, settled, lastOpen: () => last };
+  return { store, session, library, ask, edit, settled, forcing, lastOpen: () => last };
 }
 
 describe('ChatLibrary', () => {
@@ -209,6 +209,30 @@ describe('ChatLibrary', () => {
         'Sunny in Oslo.',
       ].join('\n\n') + '\n',
     );
+  });
+
+  it('New chat while a confirmation is pending: the run stops, its turn stays in the chat it was in (stored), the new chat is empty', async () => {
+    const mailer = defineCustomTool({ name: 'send_email', description: 'Sends', parameters: { type: 'object' }, execute: async () => 'sent' });
+    let asked!: () => void;
+    const askedOnce = new Promise<void>((resolve) => (asked = resolve));
+    const waitForever: ChatSessionOptions['confirm'] = (_call, signal) => {
+      asked();
+      return new Promise((resolve) => signal.addEventListener('abort', () => resolve('deny'), { once: true }));
+    };
+    const { library, session, store, forcing } = setup(memoryConversationStore(), [mailer], waitForever);
+    forcing.forceNextRun([scriptIds('{"name": "send_email", "parameters": {}}<|eot_id|>', tokenizer)]);
+    const sent = session.send('Mail the report');
+    await askedOnce;
+    await library.newChat();
+    await sent;
+    expect(library.current).toBeNull();
+    expect(session.transcript).toEqual([]);
+    const [left] = await library.list();
+    expect(left!.title).toBe('Mail the report');
+    const record = (await store.get(left!.id))!;
+    const turn = Object.values(record.tree.nodes)[0]!;
+    expect(turn.reason).toBe('aborted');
+    expect(JSON.stringify(turn.reply.find((m) => m.role === 'ipython')?.content)).toMatch(/aborted by the user/);
   });
 
   it('titles: one line, shortened', () => {

@@ -84,9 +84,9 @@ export class ChatLibrary {
     return id ? this.open(id) : false;
   }
 
-  /** Starts a new, empty conversation (stored with its first kept turn). */
-  newChat(): void {
-    this.o.session.clear();
+  /** Starts a new, empty conversation (stored with its first kept turn); a run going on ends first, kept in the chat it was in. */
+  newChat(): Promise<void> {
+    return this.o.session.clear();
   }
 
   async rename(id: string, title: string): Promise<void> {
@@ -96,8 +96,9 @@ export class ChatLibrary {
   }
 
   async remove(id: string): Promise<void> {
+    // A run in the conversation being deleted ends (and is stored) first, so nothing writes it back.
+    if (id === this.currentId) await this.o.session.clear();
     await this.enqueue(() => this.o.store.delete(id));
-    if (id === this.currentId) this.o.session.clear();
     this.changed();
   }
 

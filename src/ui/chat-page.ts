@@ -166,7 +166,7 @@ export class ChatPage {
         { class: 'topbar' },
         h('h1', {}, 'Llama 3.1 agent'),
         pill,
-        h('div', { class: 'topbar-actions' }, sidebarToggle, h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => this.library.newChat() }, 'New chat'), inspectorToggle),
+        h('div', { class: 'topbar-actions' }, sidebarToggle, h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => void this.library.newChat() }, 'New chat'), inspectorToggle),
       ),
       sidebar,
       h('main', { class: 'chat' }, transcript.el, this.composer.el),

@@ -9,8 +9,8 @@
  * Invariants: at most one run at a time; every run ends with exactly one `turn-end`; a run that ends
  * in an error adds nothing to the tree (nothing half-valid is kept); a stopped run keeps what was
  * said; the kept transcript always renders again (the engine never samples a structural special
- * token, so emitted ids always replay); a run started before clear() or restore() writes nothing
- * back. "Always allow" is per tool name and per conversation (stored with it): it lasts until it is
+ * token, so emitted ids always replay); clear() stops a run and lets its turn end (kept, as a
+ * stopped turn) before forgetting; a run started before restore() writes nothing back. "Always allow" is per tool name and per conversation (stored with it): it lasts until it is
  * revoked or another conversation is shown. clear() and restore() start from nothing of the previous
  * conversation: no transcript, no "always allow" but the shown conversation's own, and `onClear` gives
  * the tools fresh state (a new Python interpreter), so nothing one conversation planted reaches another.
@@ -98,6 +98,8 @@ export class ChatSession {
   private rendered: RenderedOptions = {};
   /** The last branch rendered (after a run: the run's own transcript), grown and sliced rather than rendered again. */
   private shown: Rendered | null = null;
+  /** The run going on, settled when its turn has ended. */
+  private running: Promise<void> | null = null;
   /** Bumped by clear() and restore(): a run that started before either writes nothing back. */
   private epoch = 0;
 
@@ -186,8 +188,17 @@ export class ChatSession {
     this.controller?.abort();
   }
 
-  /** Forgets the conversation (the engine's cache is simply not extended by the next prompt). */
-  clear(): void {
+  /**
+   * Forgets the conversation (the engine's cache is simply not extended by the next prompt). A run
+   * going on is stopped first and its turn ends as a stopped turn of the conversation being left (a
+   * pending confirmation is declined, visibly): it is kept, and stored with it, not lost.
+   */
+  async clear(): Promise<void> {
+    const running = this.running;
+    if (running) {
+      this.stop();
+      await running;
+    }
     this.reset();
     this.emit({ type: 'cleared' });
     this.emit({ type: 'allowed', names: [] });
@@ -268,7 +279,16 @@ export class ChatSession {
     return answer !== 'deny';
   }
 
-  private async run(userText: string, parent: string, replaces: string | null): Promise<void> {
+  private run(userText: string, parent: string, replaces: string | null): Promise<void> {
+    const running = this.runTurn(userText, parent, replaces);
+    this.running = running;
+    void running.finally(() => {
+      if (this.running === running) this.running = null;
+    });
+    return running;
+  }
+
+  private async runTurn(userText: string, parent: string, replaces: string | null): Promise<void> {
     const turn = ++this.runs;
     const epoch = this.epoch;
     const controller = new AbortController();

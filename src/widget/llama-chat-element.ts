@@ -160,8 +160,9 @@ export class LlamaChatElement extends HTMLElement {
     this.session?.stop();
   }
 
-  clear(): void {
-    this.session?.clear();
+  /** Starts a new chat; a run going on is stopped first and its turn kept in the chat it was in. */
+  clear(): Promise<void> {
+    return this.session?.clear() ?? Promise.resolve();
   }
 
   /**
@@ -338,7 +339,7 @@ export class LlamaChatElement extends HTMLElement {
       meter,
     };
     this.ui = ui;
-    const newChat = h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => this.clear() }, 'New chat');
+    const newChat = h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => void this.clear() }, 'New chat');
     root.append(
       h(
         'div',

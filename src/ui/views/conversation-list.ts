@@ -39,7 +39,7 @@ export class ConversationList {
           'div',
           { class: 'row' },
           h('button', { type: 'button', class: 'secondary small chat-import', title: 'Import a chat exported as JSON', onclick: () => this.importInput.click() }, 'Import'),
-          h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => library.newChat() }, 'New chat'),
+          h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => void library.newChat() }, 'New chat'),
         ),
       ),
       this.searchInput,
