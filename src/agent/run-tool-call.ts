@@ -1,7 +1,7 @@
 import { abortError } from '../engine/errors';
 import type { ToolCall } from '../format/types';
 import { FAILURE_TEXTS } from '../tools/failure-texts';
-import type { ToolDestination } from '../tools/proxy-services';
+import type { ToolDestination } from '../tools/tool';
 import { formatToolResult, timeoutError } from '../tools/tool-result';
 import type { ToolSet } from './tool-set';
 

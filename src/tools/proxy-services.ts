@@ -9,6 +9,7 @@
 import * as v from 'valibot';
 import { SERVICE_NAMES, type ServiceName } from './failure-texts';
 import { DEFAULT_PROXY_BASE, proxyUrl } from './proxy-client';
+import type { ToolDestination } from './tool';
 import type { ToolProvider } from './tool-provider';
 
 export const SERVICES_ENDPOINT = 'services';
@@ -18,8 +19,6 @@ const servicesSchema = v.object({ brave_search: serviceStatus, wolfram_alpha: se
 
 export type ProxyServices = v.InferOutput<typeof servicesSchema>;
 
-/** Where one call's data goes: answered on this device, or sent to a named service at a host. */
-export type ToolDestination = { onDevice: true } | { onDevice: false; service: string; host: string | null };
 
 export async function fetchProxyServices(proxyBase: string, signal: AbortSignal, doFetch: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<ProxyServices | null> {
   try {

@@ -1,5 +1,3 @@
-import type { ToolDestination } from './proxy-services';
-
 /**
  * A tool the agent can call. Built-ins (brave_search, wolfram_alpha), the code interpreter and the
  * host page's custom JSON tools all have this shape.
@@ -10,6 +8,9 @@ export interface ToolContext {
   /** Says who answered when it was not the service the tool is named after ("local math"): shown on the tool card, never to the model. */
   reportSource?: (source: string) => void;
 }
+
+/** Where one call's data goes: answered on this device, or sent to a named service at a host (null: unknown). */
+export type ToolDestination = { onDevice: true } | { onDevice: false; service: string; host: string | null };
 
 export interface Tool {
   /** The name the model calls: `brave_search`, `code_interpreter`, or a custom function name. */

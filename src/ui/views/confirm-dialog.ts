@@ -7,7 +7,7 @@
 import type { ToolCall } from '../../format/types';
 import type { ConfirmAnswer } from '../chat-session';
 import { h, replace, uid } from '../dom';
-import type { ToolDestination } from '../../tools/proxy-services';
+import type { ToolDestination } from '../../tools/tool';
 import { callDisplay } from '../tool-display';
 
 /** Where the call's data goes, in the user's words. */
