@@ -37,7 +37,7 @@ module.exports = {
       severity: 'error',
       comment: 'The page talks to the engine through src/engine (the client and the contract); worker/ reaches it only as a Worker script.',
       from: { path: '^src/(ui|widget)/', pathNot: TEST_FILE },
-      to: { path: '^worker/', pathNot: '^worker/(engine|engine-test)\\.worker\\.ts$' },
+      to: { path: '^worker/', pathNot: '^worker/engine\\.worker\\.ts$' },
     },
     {
       name: 'sandbox-and-tools-one-way',

@@ -36,9 +36,11 @@ export interface WidgetBuildOptions {
   outDir?: string;
   /** Copy models/ort/pyodide/demo next to the module. Default true (tests serve them from the tree). */
   copyAssets?: boolean;
+  /** The module built as llama-chat.js. Default src/widget/index.ts (a test build passes its own entry). */
+  entry?: string;
 }
 
-export function widgetBuildConfig({ outDir = join(ROOT, 'dist/widget'), copyAssets = true }: WidgetBuildOptions = {}): InlineConfig {
+export function widgetBuildConfig({ outDir = join(ROOT, 'dist/widget'), copyAssets = true, entry = join(ROOT, 'src/widget/index.ts') }: WidgetBuildOptions = {}): InlineConfig {
   return {
     root: ROOT,
     configFile: false,
@@ -53,7 +55,7 @@ export function widgetBuildConfig({ outDir = join(ROOT, 'dist/widget'), copyAsse
       target: 'es2022',
       reportCompressedSize: false,
       chunkSizeWarningLimit: 8000,
-      lib: { entry: join(ROOT, 'src/widget/index.ts'), formats: ['es'], fileName: () => 'llama-chat.js' },
+      lib: { entry, formats: ['es'], fileName: () => 'llama-chat.js' },
       rolldownOptions: { checks: { pluginTimings: false } },
     },
     plugins: copyAssets ? [copyWidgetAssets(outDir)] : [],

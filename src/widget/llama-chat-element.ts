@@ -32,9 +32,8 @@
  *   llama-answer {text, reason} a turn ended; text is the final answer prose
  *   llama-error {error}         a run or a load failed: {name, code, message}
  */
-import type { LoadedModelInfo } from '../engine/contract';
+import type { EngineConfig, LoadedModelInfo } from '../engine/contract';
 import type { EngineClient } from '../engine/client';
-import type { TestEngineClient } from '../engine/test-engine-client';
 import { serializeError } from '../engine/errors';
 import { examplesFor, MODEL_EXAMPLES } from '../engine/model-examples';
 import { MODELS } from '../engine/models';
@@ -61,7 +60,7 @@ import { EmptyState } from '../ui/views/empty-state';
 import { errorBox } from '../ui/views/error-box';
 import { ProgressView } from '../ui/views/progress-view';
 import { TranscriptView } from '../ui/views/transcript-view';
-import { defaultAssetsBase, startEngine, startTestEngine } from './engine-start';
+import { defaultAssetsBase, startEngine } from './engine-start';
 import { hostCspSources, type HostCsp } from './host-csp';
 import widgetCss from './widget.css?inline';
 
@@ -184,11 +183,9 @@ export class LlamaChatElement extends HTMLElement {
     return this.session?.transcript ?? [];
   }
 
-  /** TEST-ONLY (the `test-hooks` attribute starts the test engine): the next run's steps emit these ids. */
-  forceNextRun(idsPerStep: number[][]): Promise<void> {
-    if (!this.hasAttribute('test-hooks')) throw new Error('forceNextRun needs the test-hooks attribute');
-    if (!this.session) this.build();
-    return (this.engine as TestEngineClient).forceNextRun(idsPerStep);
+  /** Starts the engine this element runs on (the widget's own worker, from its own origin). */
+  protected startEngine(config: EngineConfig): EngineClient {
+    return startEngine(config);
   }
 
   private assetsBase(): string {
@@ -293,7 +290,7 @@ export class LlamaChatElement extends HTMLElement {
     installStyles(root, widgetCss);
     const base = this.assetsBase();
     const config = { modelsBaseUrl: `${base}models/`, wasmBaseUrl: `${base}ort/` };
-    this.engine = this.hasAttribute('test-hooks') ? startTestEngine(config) : startEngine(config);
+    this.engine = this.startEngine(config);
     recordCspViolations();
     const downloads = new QuestionDialog('download-dialog');
     this.loader = new ModelLoader(this.engine, {
