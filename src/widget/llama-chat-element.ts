@@ -33,7 +33,7 @@
  *   llama-error {error}         a run or a load failed: {name, code, message}
  */
 import type { EngineConfig, LoadedModelInfo } from '../engine/contract';
-import type { EngineClient } from '../engine/client';
+import { EngineClient } from '../engine/client';
 import { serializeError } from '../engine/errors';
 import { examplesFor, MODEL_EXAMPLES } from '../engine/model-examples';
 import { MODELS } from '../engine/models';
@@ -60,7 +60,7 @@ import { EmptyState } from '../ui/views/empty-state';
 import { errorBox } from '../ui/views/error-box';
 import { ProgressView } from '../ui/views/progress-view';
 import { TranscriptView } from '../ui/views/transcript-view';
-import { defaultAssetsBase, startEngine } from './engine-start';
+import { defaultAssetsBase } from './engine-start';
 import { hostCspSources, type HostCsp } from './host-csp';
 import widgetCss from './widget.css?inline';
 
@@ -183,9 +183,12 @@ export class LlamaChatElement extends HTMLElement {
     return this.session?.transcript ?? [];
   }
 
-  /** Starts the engine this element runs on (the widget's own worker, from its own origin). */
+  /**
+   * Starts the engine this element runs on: a worker of the page's own origin (an app that bundles the
+   * element). The widget's build (index.ts) starts it from the widget's origin instead.
+   */
   protected startEngine(config: EngineConfig): EngineClient {
-    return startEngine(config);
+    return EngineClient.start(config);
   }
 
   private assetsBase(): string {
@@ -407,5 +410,11 @@ export class LlamaChatElement extends HTMLElement {
     this.toolBox = null;
     this.shadowRoot?.replaceChildren();
     this.ui = null;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'llama-chat': LlamaChatElement;
   }
 }
