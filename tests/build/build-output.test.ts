@@ -21,7 +21,7 @@ const testWidgetOut = join(work, 'test-widget');
 const ENTRY_GZIP_BUDGET = 150 * 1024;
 /**
  * The issue asked for 50 MB; what every build must carry is more: onnxruntime-web's WASM (27 MB), Pyodide
- * (13.5 MB), the tokenizer (6 MB compact), WebLLM's chunk (6 MB, its own grammar WASM inlined) and
+ * (13.5 MB), the tokenizer (6 MB compact), WebLLM's chunk (6 MB, a WASM module inlined) and
  * XGrammar (1 MB). This budget holds that line.
  */
 const WIDGET_FOLDER_BUDGET = 55 * 1024 * 1024;
@@ -68,7 +68,7 @@ describe('the lean widget', () => {
   it('its folder without the demo model pack is under 55 MiB, with the tokenizer and without the local models', () => {
     const files = outputFiles(widgetOut);
     const total = files.reduce((sum, f) => sum + f.bytes, 0);
-    console.log(`dist/widget without the demo pack: ${(total / 1024 / 1024).toFixed(1)} MB in ${files.length} files`);
+    console.log(`dist/widget without the demo pack: ${(total / 1024 / 1024).toFixed(1)} MiB in ${files.length} files`);
     expect(total).toBeLessThan(WIDGET_FOLDER_BUDGET);
     expect(files.some((f) => f.path === 'models/llama-3.1-tokenizer/tokenizer.json')).toBe(true);
     expect(files.filter((f) => /^models\/(tiny-llama|micro-llama)\//.test(f.path))).toEqual([]);
