@@ -2,14 +2,17 @@
  * The package as a developer gets it: `npm pack` (which builds the library), the tarball installed into
  * temporary copies of examples/node and examples/vite (outside this repository, so nothing can resolve to
  * its sources), then the Node example asks the micro model "What is 123 * 45?" and the Vite example
- * type-checks (strict, against the declarations) and builds. Nothing of the tests is in the package or
- * the Vite app's build.
+ * type-checks (strict, against the declarations), builds and runs in Chromium (its engine worker, built
+ * by the app's bundler, answers). Nothing of the tests is in the package or the Vite app's build.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../browser/harness';
 import { outputFiles, testMarkersIn } from './output-scan';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -92,10 +95,31 @@ describeExample('vite', (dir) => {
     run(dir(), 'npx', ['tsc', '--noEmit']);
   }, 300_000);
 
-  it('builds: the engine worker is a chunk of the app, and nothing of the tests is in the output', () => {
+  it('builds (with its assets copied in): the engine worker is a chunk of the app, and nothing of the tests is in the output', () => {
+    run(dir(), 'npx', ['llama-agent-assets', 'copy', 'public/llama-assets']);
     run(dir(), 'npx', ['vite', 'build', '--logLevel', 'error']);
     const files = outputFiles(join(dir(), 'dist')).map((f) => f.path);
     expect(files.filter((f) => /^assets\/engine\.worker-.*\.js$/.test(f))).toHaveLength(1);
     expect(testMarkersIn(join(dir(), 'dist'))).toEqual([]);
   }, 300_000);
+
+  it("runs in Chromium: the engine worker of the app's build answers the page, and <llama-chat> starts its own", async () => {
+    const server = await preview({ root: dir(), configFile: false, logLevel: 'error', build: { outDir: 'dist' }, preview: { host: '127.0.0.1', port: 0 } });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}/`);
+      // main.ts writes the engine's capabilities here once its worker has answered.
+      await page.waitForFunction(() => !document.querySelector('#engine')!.textContent!.startsWith('Asking'), undefined, { timeout: 60_000 });
+      expect(await page.locator('#engine').innerText()).toMatch(/^(WebGPU: |No WebGPU here)/);
+      // The element's header names a model with its size once its own worker has reported what this browser runs.
+      await page.waitForFunction(() => /·/.test(document.querySelector('llama-chat')?.shadowRoot?.querySelector('.widget-model')?.textContent ?? ''), undefined, { timeout: 60_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }, 180_000);
 });
