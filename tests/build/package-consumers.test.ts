@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { preview } from 'vite';
+import { createServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../browser/harness';
 import { outputFiles, testMarkersIn } from './output-scan';
@@ -60,6 +60,23 @@ describe('the packed package', () => {
   });
 });
 
+/** Opens the Vite example at `url`: the page's engine worker answers (main.ts writes its capabilities) and the element's own worker reports which model it would load. */
+async function expectAppRuns(url: string): Promise<void> {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    await page.waitForFunction(() => !document.querySelector('#engine')!.textContent!.startsWith('Asking'), undefined, { timeout: 60_000 });
+    expect(await page.locator('#engine').innerText()).toMatch(/^(WebGPU: |No WebGPU here)/);
+    await page.waitForFunction(() => /·/.test(document.querySelector('llama-chat')?.shadowRoot?.querySelector('.widget-model')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}
+
 /** The tests of one example, on a fresh install of it (`dir()` is its folder), after the check that it imports nothing outside it. */
 function describeExample(name: string, body: (dir: () => string) => void): void {
   describe(`examples/${name} from the tarball`, () => {
@@ -103,22 +120,21 @@ describeExample('vite', (dir) => {
     expect(testMarkersIn(join(dir(), 'dist'))).toEqual([]);
   }, 300_000);
 
-  it("runs in Chromium: the engine worker of the app's build answers the page, and <llama-chat> starts its own", async () => {
+  it("runs in Chromium from its build: the engine worker the app's bundler built answers the page, and <llama-chat> starts its own", async () => {
     const server = await preview({ root: dir(), configFile: false, logLevel: 'error', build: { outDir: 'dist' }, preview: { host: '127.0.0.1', port: 0 } });
-    const browser = await launchBrowser();
     try {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}/`);
-      // main.ts writes the engine's capabilities here once its worker has answered.
-      await page.waitForFunction(() => !document.querySelector('#engine')!.textContent!.startsWith('Asking'), undefined, { timeout: 60_000 });
-      expect(await page.locator('#engine').innerText()).toMatch(/^(WebGPU: |No WebGPU here)/);
-      // The element's header names a model with its size once its own worker has reported what this browser runs.
-      await page.waitForFunction(() => /·/.test(document.querySelector('llama-chat')?.shadowRoot?.querySelector('.widget-model')?.textContent ?? ''), undefined, { timeout: 60_000 });
-      expect(errors).toEqual([]);
+      await expectAppRuns(`http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}/`);
     } finally {
-      await browser.close();
+      await server.close();
+    }
+  }, 180_000);
+
+  it('runs in Chromium under the Vite dev server (its config keeps the package out of pre-bundling)', async () => {
+    const server = await createServer({ root: dir(), configFile: join(dir(), 'vite.config.ts'), logLevel: 'error', server: { host: '127.0.0.1', port: 0, hmr: false, watch: null } });
+    await server.listen();
+    try {
+      await expectAppRuns(`http://127.0.0.1:${(server.httpServer!.address() as AddressInfo).port}/`);
+    } finally {
       await server.close();
     }
   }, 180_000);
