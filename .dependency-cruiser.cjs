@@ -5,6 +5,7 @@
  * - Node-only: src/server, src/cli and the Node engine's files (NODE_ONLY) — the only product code that may
  *   import node:* or Node-only packages;
  * - tests/ and bench/ are never imported by product code (src/, worker/);
+ * - src/package/ holds the npm package's entry points: nothing of the product imports them;
  * - no cycles anywhere.
  */
 
@@ -13,6 +14,7 @@ const NODE_ONLY = [
   '^src/server/',
   '^src/cli/',
   '^src/format/tokenizer/load-node\\.ts$',
+  '^src/package/node\\.ts$',
   '^worker/create-node-engine\\.ts$',
   '^worker/backends/llamacpp-backend\\.ts$',
   '^worker/backends/onnx-node-session\\.ts$',
@@ -37,7 +39,7 @@ module.exports = {
       severity: 'error',
       comment: 'The page talks to the engine through src/engine (the client and the contract); worker/ reaches it only as a Worker script.',
       from: { path: '^src/(ui|widget)/', pathNot: TEST_FILE },
-      to: { path: '^worker/', pathNot: '^worker/(engine|engine-test)\\.worker\\.ts$' },
+      to: { path: '^worker/', pathNot: '^worker/engine\\.worker\\.ts$' },
     },
     {
       name: 'sandbox-and-tools-one-way',
@@ -52,6 +54,13 @@ module.exports = {
       comment: 'src/ and worker/ ship; tests/ and bench/ do not.',
       from: { path: '^(src|worker)/', pathNot: TEST_FILE },
       to: { path: '^(tests|bench)/' },
+    },
+    {
+      name: 'package-entries-are-entries',
+      severity: 'error',
+      comment: "src/package/ is what the npm package exports: the product's own modules never depend on it.",
+      from: { path: '^(src|worker)/', pathNot: '^src/package/' },
+      to: { path: '^src/package/' },
     },
     {
       name: 'node-only-in-node-folders',

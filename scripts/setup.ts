@@ -1,5 +1,5 @@
 /**
- * Generates the offline assets every tier runs on (run by `npm install`'s postinstall, by
+ * Generates the offline assets every tier runs on (run by `npm install`'s prepare script — which an installed copy of the package does not run — by
  * `npm run setup`, and before every test run): the Llama 3.1 tokenizer and the tiny test model
  * and the micro model's ONNX and both as GGUF
  * under models/, the local search's demo corpus under public/local-search/, onnxruntime-web's wasm under public/ort/ and Pyodide under public/pyodide/. Idempotent: each step skips work whose stamp matches. Nothing here is committed.

@@ -22,6 +22,12 @@ describe('npm', () => {
     expect(run.stderr).not.toMatch(/unknown|warn/i);
   });
 
+  it('an installed copy of the package runs no script of ours: setup is `prepare` (the repository\'s own install), never an install hook', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(Object.keys(pkg.scripts).filter((name) => ['preinstall', 'install', 'postinstall'].includes(name))).toEqual([]);
+    expect(pkg.scripts.prepare).toBe('tsx scripts/setup.ts');
+  });
+
   it("denies onnxruntime-node's install script in package.json (npm's allowScripts), so a plain install downloads no CUDA libraries", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
     expect(pkg.allowScripts?.['onnxruntime-node']).toBe(false);

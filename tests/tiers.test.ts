@@ -2,12 +2,13 @@
  * The `unit` tier builds nothing and loads no real model: every test file that starts a real
  * llama-server (imports tests/support/llama-server.ts) is listed in the `llama-server` tier, and every
  * one that imports a name of MODEL_TIER_IMPORTS (a real model, tokenizer build, runtime or process) in
- * the `model` tier or a costlier one (tests/tiers.ts).
+ * the `model` tier or a costlier one (tests/tiers.ts); every Node test file that runs a production build
+ * (vite's `build`, `npm pack`) is in the `build` tier.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LLAMA_SERVER_FILES, MODEL_FILES, MODEL_TIER_IMPORTS, PROPERTY_FILES, TRAINING_FILES } from './tiers';
+import { BUILD_FILES, LLAMA_SERVER_FILES, MODEL_FILES, MODEL_TIER_IMPORTS, PROPERTY_FILES, TRAINING_FILES } from './tiers';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -19,7 +20,8 @@ function globToRegExp(pattern: string): RegExp {
 const matchesAny = (patterns: readonly string[]) => (file: string) => patterns.some((p) => globToRegExp(p).test(file));
 const inLlamaServerTier = matchesAny(LLAMA_SERVER_FILES);
 const inModelTier = matchesAny(MODEL_FILES);
-const inCostlierTier = matchesAny([...LLAMA_SERVER_FILES, ...TRAINING_FILES, ...PROPERTY_FILES]);
+const inBuildTier = matchesAny(BUILD_FILES);
+const inCostlierTier = matchesAny([...LLAMA_SERVER_FILES, ...TRAINING_FILES, ...PROPERTY_FILES, ...BUILD_FILES]);
 
 function testFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
@@ -69,6 +71,14 @@ describe('test tiers', () => {
     const heavy = NODE_TEST_FILES.filter((file) => !inCostlierTier(file) && modelTierReasons(file).length > 0);
     expect(heavy.length).toBeGreaterThanOrEqual(20);
     expect(heavy.filter((file) => !inModelTier(file)).map((file) => `${file}: ${modelTierReasons(file).join(', ')}`)).toEqual([]);
+  });
+
+  it('every Node test file that runs a production build (vite build, npm pack) runs in the build tier', () => {
+    const builds = (file: string) => importedValueNames(readFileSync(join(ROOT, file), 'utf8')).includes('build') || /['"]pack['"]/.test(readFileSync(join(ROOT, file), 'utf8'));
+    const builders = NODE_TEST_FILES.filter(builds);
+    expect(builders).toContain('tests/build/build-output.test.ts');
+    expect(builders.filter((file) => !inBuildTier(file))).toEqual([]);
+    for (const file of BUILD_FILES) expect(existsSync(join(ROOT, file)), file).toBe(true);
   });
 
   it('the model tier lists only files that exist, need it, and are in no other tier', () => {

@@ -21,6 +21,12 @@ export const TRAINING_FILES: readonly string[] = [
   'scripts/micro-llama/mixed-names.test.ts',
 ];
 
+/**
+ * Production builds read back (the page, the widget, the package and its consumers, the reference docs:
+ * vite, tsc, npm pack, TypeDoc): a minute or more each. tests/tiers.test.ts checks that every Node test that builds is here.
+ */
+export const BUILD_FILES: readonly string[] = ['tests/build/build-output.test.ts', 'tests/build/package-consumers.test.ts', 'tests/build/reference-docs.test.ts'];
+
 /** Properties checked over many generated inputs (fast-check, the random model): minutes each. */
 export const PROPERTY_FILES: readonly string[] = ['worker/grammar/constraint.property.test.ts'];
 

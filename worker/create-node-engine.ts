@@ -22,6 +22,11 @@ import { nodeGrammars } from './grammar/node-grammars';
 const MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../models');
 
 export interface NodeEngineOptions {
+  /**
+   * The folder holding the local models (models.json's `path`s, relative GGUF paths) and the tokenizer
+   * (llama-3.1-tokenizer/, read by the grammar engine). Default this project's models/.
+   */
+  modelsDir?: string;
   /** Sent as `Authorization: Bearer …` to an engine server. */
   engineApiKey?: string;
   /** CPU threads for node-llama-cpp (default: every core). */
@@ -31,13 +36,14 @@ export interface NodeEngineOptions {
 }
 
 export function nodeBackendFactory(options: NodeEngineOptions = {}): BackendFactory {
+  const modelsDir = resolve(options.modelsDir ?? MODELS_DIR);
   return async (ctx) => {
     const { entry, signal } = ctx;
-    if (entry.backend === 'onnx') return createOnnxBackend(ctx, { localModelPath: `${MODELS_DIR}/`, allowRemote: false, openLocal: openNodeSession });
+    if (entry.backend === 'onnx') return createOnnxBackend(ctx, { localModelPath: `${modelsDir}/`, allowRemote: false, openLocal: openNodeSession });
     if (entry.backend === 'llamacpp') {
       const gguf = entry.gguf;
       return createLlamaCppBackend({
-        modelPath: isAbsolute(gguf) ? gguf : resolve(MODELS_DIR, gguf),
+        modelPath: isAbsolute(gguf) ? gguf : resolve(modelsDir, gguf),
         contextSize: Math.min(entry.contextWindow, DEFAULT_CONTEXT),
         ...(ctx.options.slots ? { sequences: ctx.options.slots } : {}),
         ...(options.llamaCppThreads ? { threads: options.llamaCppThreads } : {}),
@@ -66,6 +72,6 @@ export function createNodeEngine(models: readonly ModelEntry[] = MODELS, options
     models,
     capabilities: async () => ({ webgpu: false, shaderF16: false, adapter: null, limits: null, reason: 'Node has no WebGPU' }),
     createBackend: nodeBackendFactory(options),
-    grammars: nodeGrammars(),
+    grammars: options.modelsDir === undefined ? nodeGrammars() : nodeGrammars(join(resolve(options.modelsDir), 'llama-3.1-tokenizer')),
   });
 }

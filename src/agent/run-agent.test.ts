@@ -13,7 +13,7 @@ import type { Engine } from '../../worker/engine';
 import type { AgentEvent } from './events';
 import { runAgent, type RunAgentOptions } from './run-agent';
 import { collect, ofType } from './collect-events';
-import { forceSteps } from './scripted-output';
+import { forceSteps } from '../../tests/support/force-steps';
 
 const tokenizer = loadTokenizer();
 let engine: Engine;

@@ -1,9 +1,7 @@
 /**
- * Scripted model output: the ids a model would emit for a raw assistant text, and the per-step
- * forced continuations that drive the real model and sampler through such a script (replay; the
- * tests' engine wrapper is tests/support/scripted-steps.ts).
+ * Scripted model output: the ids a model would emit for a raw assistant text (replay forces them
+ * through the real model and sampler; the tests' forced steps are in tests/support/).
  */
-import type { LogitsProcessorSpec } from '../engine/contract';
 import { EOM, EOM_TEXT, EOT, EOT_TEXT, PYTHON_TAG, PYTHON_TAG_TEXT } from '../format/special-tokens';
 import type { TextTokenizer } from '../format/types';
 
@@ -26,10 +24,4 @@ export function scriptIds(raw: string, tokenizer: TextTokenizer): number[] {
     if (piece) ids.push(...tokenizer.encode(piece));
   });
   return [...ids, terminator];
-}
-
-/** logitsProcessors for runAgent: step i is forced to emit scripts[i]; later steps run free. */
-export function forceSteps(scripts: readonly string[], tokenizer: TextTokenizer): (step: number) => LogitsProcessorSpec[] | undefined {
-  const forced = scripts.map((s) => scriptIds(s, tokenizer));
-  return (step) => (forced[step] ? [{ type: 'force', tokens: forced[step] }] : undefined);
 }

@@ -13,7 +13,7 @@ import {
 } from '../../tests/fixtures/worked-example';
 import { runAgent } from './run-agent';
 import { collect, ofType } from './collect-events';
-import { forceSteps } from './scripted-output';
+import { forceSteps } from '../../tests/support/force-steps';
 
 const tokenizer = loadTokenizer();
 let fake: BraveWolframFake;

@@ -24,7 +24,7 @@ import { PYTHON_CELL } from './python-cell';
 import { PYTHON_INTEGRITY } from './python-integrity';
 import { PYTHON_RUNNER } from './python-runner';
 import { bufferCeilingNote, LEFTOVER_NOTICE, missingPackageNote, RunOutput, runKilledMessage, stateLostMessage, tamperedMessage, timeoutMessage, toSandboxResult, type RunRecord } from './run-result';
-import type { Sandbox, SandboxResult, SandboxRunOptions } from './sandbox';
+import { DEFAULT_START_TIMEOUT_MS, type Sandbox, type SandboxResult, type SandboxRunOptions } from './sandbox';
 
 export interface PyodideSandboxOptions {
   /** Directory of Pyodide's runtime files (public/pyodide/), resolved against the page. Default '/pyodide/'. */
@@ -48,7 +48,7 @@ export interface PyodideSandboxOptions {
   container?: HTMLElement;
 }
 
-const DEFAULTS = { outputLimit: 20_000, bufferLimitBytes: 2 ** 30, timeoutMs: 10_000, startTimeoutMs: 60_000 };
+const DEFAULTS = { outputLimit: 20_000, bufferLimitBytes: 2 ** 30, timeoutMs: 10_000, startTimeoutMs: DEFAULT_START_TIMEOUT_MS };
 /** setTimeout's largest delay; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -1,4 +1,8 @@
 /** The code interpreter's host contract: model-written Python runs here, isolated from the page. */
+
+/** How long a run waits for an interpreter to start, unless the sandbox is told otherwise. */
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
+
 export interface SandboxRunOptions {
   /** Wall-clock limit; on expiry the interpreter is killed and replaced (state is lost). Default 10 s. */
   timeoutMs?: number;

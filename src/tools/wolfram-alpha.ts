@@ -7,12 +7,13 @@
  * (not configured → its setup hint; rejected key, rate limit, upstream error, timeout, or "could not
  * interpret the input" → what happened); an abort is rethrown as is. With `localMath` (provider
  * `local`, or `auto` when the proxy has no app id or there is none: tool-provider.ts,
- * proxy-services.ts) mathjs answers on this device, and the input is not sent to the proxy either, in the same text shape (local-math.ts; the tool's description says it is local).
+ * proxy-services.ts) mathjs answers on this device, and the input is not sent to the proxy either, in
+ * the same text shape (local-math.ts, loaded on its first use: mathjs is large; the tool's description
+ * says it is local).
  */
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
 import { proxyServicesOnce, queryDestination } from './proxy-services';
 import { queryArgument, queryParameters } from './query-argument';
-import { localMath, LOCAL_MATH_SOURCE } from './local-math';
 import type { Tool } from './tool';
 import { answersLocally, type ToolProvider } from './tool-provider';
 
@@ -42,7 +43,8 @@ export function wolframAlphaTool(options: WolframAlphaOptions = {}): Tool {
     destination,
     async execute(args, { signal, reportSource }) {
       const input = queryArgument(args, 'wolfram_alpha');
-      const answerLocally = () => {
+      const answerLocally = async () => {
+        const { localMath, LOCAL_MATH_SOURCE } = await import('./local-math');
         reportSource?.(LOCAL_MATH_SOURCE);
         return localMath(input);
       };

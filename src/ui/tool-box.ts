@@ -9,7 +9,7 @@
  * new, nothing planted earlier survives; a custom tool's name is unique and never a built-in's
  * (defineCustomTool refuses those).
  */
-import { PyodideSandbox } from '../sandbox/pyodide-sandbox';
+import { LazyPyodideSandbox } from '../sandbox/lazy-pyodide-sandbox';
 import { braveSearchTool } from '../tools/brave-search';
 import { codeInterpreterTool } from '../tools/code-interpreter';
 import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
@@ -40,7 +40,7 @@ export interface AddedDocuments {
 }
 
 export class ToolBox {
-  private sandbox: PyodideSandbox | null = null;
+  private sandbox: LazyPyodideSandbox | null = null;
   private readonly custom = new Map<string, Tool>();
   private localIndex: Promise<LocalSearchIndex> | null = null;
   private readonly ownUrls = new Set<string>();
@@ -152,8 +152,8 @@ export class ToolBox {
     return this.localIndex;
   }
 
-  private pythonSandbox(): PyodideSandbox {
-    this.sandbox ??= new PyodideSandbox({ assetBaseUrl: this.o.pyodideBaseUrl, ...(this.o.container ? { container: this.o.container } : {}) });
+  private pythonSandbox(): LazyPyodideSandbox {
+    this.sandbox ??= new LazyPyodideSandbox({ assetBaseUrl: this.o.pyodideBaseUrl, ...(this.o.container ? { container: this.o.container } : {}) });
     return this.sandbox;
   }
 }

@@ -9,9 +9,7 @@
  */
 import { EngineClient } from '../engine/client';
 import type { EngineConfig } from '../engine/contract';
-import { TestEngineClient } from '../engine/test-engine-client';
 import workerScript from '../../worker/engine.worker.ts?worker&url';
-import testWorkerScript from '../../worker/engine-test.worker.ts?worker&url';
 
 export function startEngine(config: EngineConfig): EngineClient {
   const client = new EngineClient(crossOriginWorker(workerScript, 'llama-engine'));
@@ -19,12 +17,8 @@ export function startEngine(config: EngineConfig): EngineClient {
   return client;
 }
 
-/** TEST-ONLY (the element's `test-hooks` attribute): the engine with the browser tests' hooks. */
-export function startTestEngine(config: EngineConfig): TestEngineClient {
-  return TestEngineClient.onWorker(crossOriginWorker(testWorkerScript, 'llama-engine-test'), config);
-}
-
-function crossOriginWorker(script: string, name: string): Worker {
+/** A module worker on `script` (a URL relative to this module), started through a same-origin blob module. */
+export function crossOriginWorker(script: string, name: string): Worker {
   const url = new URL(script, import.meta.url).href;
   const blob = new Blob([`import ${JSON.stringify(url)};\n`], { type: 'text/javascript' });
   return new Worker(URL.createObjectURL(blob), { type: 'module', name });

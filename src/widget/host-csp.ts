@@ -12,8 +12,6 @@
  * - connect-src: the assets origin (model files, wasm, Pyodide's files), the tool proxy's origin
  *   (brave_search, wolfram_alpha), the engine server's (engine-url) and the origins of remote models' files.
  */
-import { scriptHashSource } from '../sandbox/csp';
-import { frameScript } from '../sandbox/sandbox-frame';
 
 export type HostCspDirective = 'script-src' | 'worker-src' | 'connect-src';
 export type HostCsp = Record<HostCspDirective, string[]>;
@@ -37,7 +35,7 @@ const unique = (items: string[]): string[] => [...new Set(items)];
 export async function hostCspSources(inputs: HostCspInputs): Promise<HostCsp> {
   const code = unique([origin(inputs.moduleUrl), origin(inputs.assetsBase)]);
   return {
-    'script-src': [...code, "'wasm-unsafe-eval'", await scriptHashSource(frameScript())],
+    'script-src': [...code, "'wasm-unsafe-eval'", await sandboxFrameHash()],
     'worker-src': ['blob:', 'data:', ...code],
     'connect-src': unique([origin(inputs.assetsBase), origin(inputs.proxyEndpoint), ...(inputs.engineUrl ? [origin(inputs.engineUrl)] : []), ...inputs.remoteModelUrls.map(origin)]),
   };
@@ -46,4 +44,10 @@ export async function hostCspSources(inputs: HostCspInputs): Promise<HostCsp> {
 /** The sources as policy text ("script-src …; worker-src …; connect-src …"). */
 export function hostCspText(csp: HostCsp): string {
   return (Object.keys(csp) as HostCspDirective[]).map((d) => `${d} ${csp[d].join(' ')}`).join('; ');
+}
+
+/** The hash of the sandbox frame's inline script (its sources load only here, as in the sandbox). */
+async function sandboxFrameHash(): Promise<string> {
+  const [{ scriptHashSource }, { frameScript }] = await Promise.all([import('../sandbox/csp'), import('../sandbox/sandbox-frame')]);
+  return scriptHashSource(frameScript());
 }

@@ -32,9 +32,8 @@
  *   llama-answer {text, reason} a turn ended; text is the final answer prose
  *   llama-error {error}         a run or a load failed: {name, code, message}
  */
-import type { LoadedModelInfo } from '../engine/contract';
-import type { EngineClient } from '../engine/client';
-import type { TestEngineClient } from '../engine/test-engine-client';
+import type { EngineConfig, LoadedModelInfo } from '../engine/contract';
+import { EngineClient } from '../engine/client';
 import { serializeError } from '../engine/errors';
 import { examplesFor, MODEL_EXAMPLES } from '../engine/model-examples';
 import { MODELS } from '../engine/models';
@@ -61,7 +60,7 @@ import { EmptyState } from '../ui/views/empty-state';
 import { errorBox } from '../ui/views/error-box';
 import { ProgressView } from '../ui/views/progress-view';
 import { TranscriptView } from '../ui/views/transcript-view';
-import { defaultAssetsBase, startEngine, startTestEngine } from './engine-start';
+import { defaultAssetsBase } from './engine-start';
 import { hostCspSources, type HostCsp } from './host-csp';
 import widgetCss from './widget.css?inline';
 
@@ -185,11 +184,12 @@ export class LlamaChatElement extends HTMLElement {
     return this.session?.transcript ?? [];
   }
 
-  /** TEST-ONLY (the `test-hooks` attribute starts the test engine): the next run's steps emit these ids. */
-  forceNextRun(idsPerStep: number[][]): Promise<void> {
-    if (!this.hasAttribute('test-hooks')) throw new Error('forceNextRun needs the test-hooks attribute');
-    if (!this.session) this.build();
-    return (this.engine as TestEngineClient).forceNextRun(idsPerStep);
+  /**
+   * Starts the engine this element runs on: a worker of the page's own origin (an app that bundles the
+   * element). The widget's build (index.ts) starts it from the widget's origin instead.
+   */
+  protected startEngine(config: EngineConfig): EngineClient {
+    return EngineClient.start(config);
   }
 
   private assetsBase(): string {
@@ -295,7 +295,7 @@ export class LlamaChatElement extends HTMLElement {
     installStyles(root, widgetCss);
     const base = this.assetsBase();
     const config = { modelsBaseUrl: `${base}models/`, wasmBaseUrl: `${base}ort/` };
-    this.engine = this.hasAttribute('test-hooks') ? startTestEngine(config) : startEngine(config);
+    this.engine = this.startEngine(config);
     recordCspViolations();
     const downloads = new QuestionDialog('download-dialog');
     this.loader = new ModelLoader(this.engine, {
@@ -412,5 +412,11 @@ export class LlamaChatElement extends HTMLElement {
     this.toolBox = null;
     this.shadowRoot?.replaceChildren();
     this.ui = null;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'llama-chat': LlamaChatElement;
   }
 }

@@ -20,7 +20,7 @@ import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import { startProxiedBrowser } from './harness';
 import { contrastRatios, seriousViolations } from './pages/a11y';
-import { ask, blockOutside, divergent, forcedIds, loadTinyModel, recordSteps, screenshot, waitForChatPage } from './pages/ui-support';
+import { ask, blockOutside, CHAT_TEST_PAGE, divergent, forcedIds, loadTinyModel, recordSteps, screenshot, waitForChatPage } from './pages/ui-support';
 import { suiteStack } from './suite-stack';
 
 const stack = suiteStack(startProxiedBrowser);
@@ -35,12 +35,12 @@ const steps = () => page.evaluate(() => window.uiSteps);
 const lastTurn = () => page.locator('.turn').last();
 const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
 
-async function openChatPage(ctx: BrowserContext, query = '?test-hooks'): Promise<Page> {
+async function openChatPage(ctx: BrowserContext, query = ''): Promise<Page> {
   const p = await ctx.newPage();
   p.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
   p.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
   p.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
-  await p.goto(`${stack.vite.url}/${query}`);
+  await p.goto(`${stack.vite.url}${CHAT_TEST_PAGE}${query}`);
   await waitForChatPage(p);
   return p;
 }
@@ -510,7 +510,7 @@ describe('loading: a confirmation before big downloads, and errors that say whic
   it("blocked by the page's Content-Security-Policy: names the host and the directive", async () => {
     const { ctx, p } = await freshPage(async (c) => {
       await blockOutside(c, [stack.vite.url]);
-      await c.route(`${stack.vite.url}/?test-hooks`, async (route) => {
+      await c.route(`${stack.vite.url}${CHAT_TEST_PAGE}`, async (route) => {
         const response = await route.fetch();
         const csp = "default-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' blob: data:; connect-src 'self'";
         await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { launchBrowser, ROOT } from './harness';
-import { ask, blockOutside, forcedIds, loadTinyModel, screenshot, waitForChatPage } from './pages/ui-support';
+import { ask, blockOutside, CHAT_TEST_PAGE, forcedIds, loadTinyModel, screenshot, waitForChatPage } from './pages/ui-support';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -31,7 +31,9 @@ beforeAll(async () => {
   delete process.env.WOLFRAM_APP_ID;
   const configFile = join(ROOT, 'vite.config.ts');
   const t0 = performance.now();
-  await build({ root: ROOT, configFile, logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
+  // The product page plus its test entry (the same page on the test engine worker, with window.llamaTest).
+  const input = { main: join(ROOT, 'index.html'), test: join(ROOT, CHAT_TEST_PAGE) };
+  await build({ root: ROOT, configFile, logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false, rolldownOptions: { input } } });
   console.log(`offline demo: production build in ${Math.round(performance.now() - t0)} ms`);
   server = await preview({ root: ROOT, configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, open: false } });
   origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`;
@@ -42,7 +44,7 @@ beforeAll(async () => {
   page.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
   page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
   page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
-  await page.goto(`${origin}/?test-hooks&model=tiny-llama`);
+  await page.goto(`${origin}${CHAT_TEST_PAGE}?model=tiny-llama`);
   await waitForChatPage(page);
 }, 180_000);
 /** Counts the times the confirmation dialog opens from now on. */

@@ -9,7 +9,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProxiedBrowser } from './harness';
-import { ask, blockOutside, divergent, forcedIds, loadTinyModel, recordSteps, screenshot, waitForChatPage } from './pages/ui-support';
+import { ask, blockOutside, CHAT_TEST_PAGE, divergent, forcedIds, loadTinyModel, recordSteps, screenshot, waitForChatPage } from './pages/ui-support';
 import { suiteStack } from './suite-stack';
 
 const stack = suiteStack(startProxiedBrowser);
@@ -33,7 +33,7 @@ beforeAll(async () => {
   page.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
   page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
   page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
-  await page.goto(`${vite.url}/?test-hooks`);
+  await page.goto(`${vite.url}${CHAT_TEST_PAGE}`);
   await waitForChatPage(page);
   await recordSteps(page);
 }, 120_000);

@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { widgetBuildConfig } from '../../vite.widget.config';
+import type { TestLlamaChatElement } from './hooks/widget-test-entry';
 import { hostCspText, type HostCsp } from '../../src/widget/host-csp';
 import { launchBrowser, ROOT } from './harness';
 import { seriousViolations } from './pages/a11y';
@@ -31,8 +32,7 @@ function hostPage(withWidget: boolean): string {
   const html = readFileSync(join(ROOT, 'src/widget/demo.html'), 'utf8');
   const script = '<script type="module" src="./llama-chat.js"></script>';
   if (!html.includes(script)) throw new Error('demo.html no longer loads ./llama-chat.js');
-  // `test-hooks` must be there when the element connects: it then starts the test engine (forced runs).
-  return html.replace(script, withWidget ? `<script type="module" src="${widgetOrigin.url}/llama-chat.js"></script>` : '').replace('<llama-chat ', '<llama-chat test-hooks ');
+  return html.replace(script, withWidget ? `<script type="module" src="${widgetOrigin.url}/llama-chat.js"></script>` : '');
 }
 
 /** Computed styles of the host's probe elements (named like the widget's internals). */
@@ -71,9 +71,9 @@ async function askForced(p: Page, question: string, ...steps: string[]): Promise
   const answered = p.evaluate(
     (ids) =>
       new Promise<{ text: string; reason: string }>((resolve) => {
-        const chat = document.querySelector('llama-chat')!;
+        const chat = document.querySelector('llama-chat') as TestLlamaChatElement;
         chat.addEventListener('llama-answer', (e) => resolve((e as CustomEvent).detail), { once: true });
-        chat.forceNextRun(ids);
+        void chat.forceNextRun(ids);
       }),
     forcedIds(...steps),
   );
@@ -85,7 +85,8 @@ async function askForced(p: Page, question: string, ...steps: string[]): Promise
 
 beforeAll(async () => {
   const t0 = performance.now();
-  await build({ ...widgetBuildConfig({ outDir, copyAssets: false }), logLevel: 'error' });
+  // The test entry: the product element on the test engine worker (forced runs).
+  await build({ ...widgetBuildConfig({ outDir, copyAssets: false, entry: join(ROOT, 'tests/browser/hooks/widget-test-entry.ts') }), logLevel: 'error' });
   console.log(`widget: library build in ${Math.round(performance.now() - t0)} ms`);
   widgetOrigin = await startStaticServer({
     cors: true,
@@ -114,7 +115,7 @@ describe('<llama-chat> from a second origin', () => {
   let hostBefore: string[];
   let context: BrowserContext;
 
-  it('the library build is one module (plus the worker chunks)', () => {
+  it("the library build's entry module defines the element", () => {
     const files = readFileSync(join(outDir, 'llama-chat.js'), 'utf8');
     expect(files).toMatch(/customElements\.define\(`llama-chat`|customElements\.define\("llama-chat"/);
   });
@@ -150,7 +151,7 @@ describe('<llama-chat> from a second origin', () => {
     // Everything the widget loads comes from its own origin; the host served only its page.
     expect(hostOrigin.requests.filter((p) => p !== '/' && p !== '/nowidget' && p !== '/favicon.ico')).toEqual([]);
     expect(widgetOrigin.requests).toEqual(expect.arrayContaining(['/llama-chat.js', '/models/llama-3.1-tokenizer/tokenizer.json', '/ort/ort-wasm-simd-threaded.asyncify.wasm']));
-    // The engine worker (here its test entry: the page runs with test-hooks) comes from the widget's origin too.
+    // The engine worker (here the test entry's) comes from the widget's origin too.
     expect(widgetOrigin.requests.some((p) => /^\/assets\/engine-test\.worker-.*\.js$/.test(p))).toBe(true);
     expect(outside).toEqual([]);
     await page.locator('llama-chat').scrollIntoViewIfNeeded();
@@ -275,7 +276,7 @@ describe('<llama-chat> from a second origin', () => {
 
 describe('<llama-chat> on a host whose Content-Security-Policy allows only what cspSources() lists', () => {
   const hostPage = `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>strict host</title></head><body>
-    <llama-chat test-hooks heading="Strict host" tools="code_interpreter"></llama-chat>
+    <llama-chat heading="Strict host" tools="code_interpreter"></llama-chat>
     <script type="module" src="WIDGET/llama-chat.js"></script></body></html>`;
   /** Read by the server at each request: empty while the sources are read, then the strict policy. */
   const headers: Record<string, string> = {};

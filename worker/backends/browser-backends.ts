@@ -1,7 +1,6 @@
 import type { EngineConfig } from '../../src/engine/contract';
 import { EngineError } from '../../src/engine/errors';
 import type { Backend, BackendLoadContext } from './backend';
-import { createOnnxBackend } from './onnx-backend';
 import { createRemoteBackend } from './remote-backend';
 import { createWebLlmBackend } from './webllm-backend';
 
@@ -9,6 +8,7 @@ import { createWebLlmBackend } from './webllm-backend';
  * The backends a browser can run, chosen by the model entry. An engine server is reached without a
  * key (the page never holds one: its own /api/engine/ adds it); a path such as `/api/engine/`
  * resolves against the site the models come from, which is also where a widget's proxy lives.
+ * The ONNX backend (transformers.js and onnxruntime-web) and WebLLM load with the first model that needs them.
  */
 export function createBrowserBackend(ctx: BackendLoadContext, config: EngineConfig): Promise<Backend> {
   const { entry } = ctx;
@@ -20,5 +20,5 @@ export function createBrowserBackend(ctx: BackendLoadContext, config: EngineConf
   if (entry.backend === 'llamacpp') {
     return Promise.reject(new EngineError('load_failed', `${entry.id} is a GGUF file: it runs with node-llama-cpp in Node (the CLI's --model FILE.gguf), not in a browser`));
   }
-  return createOnnxBackend(ctx, { localModelPath: config.modelsBaseUrl, wasmBase: config.wasmBaseUrl, allowRemote: true });
+  return import('./onnx-backend').then(({ createOnnxBackend }) => createOnnxBackend(ctx, { localModelPath: config.modelsBaseUrl, wasmBase: config.wasmBaseUrl, allowRemote: true }));
 }

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, ofType } from '../../agent/collect-events';
 import { runAgent } from '../../agent/run-agent';
-import { forceSteps, scriptIds } from '../../agent/scripted-output';
+import { forceSteps } from '../../../tests/support/force-steps';
+import { scriptIds } from '../../agent/scripted-output';
 import { emittedText } from '../../format/render';
 import { PYTHON_TAG } from '../../format/special-tokens';
 import { loadTokenizer } from '../../format/tokenizer/load-node';

@@ -1,9 +1,9 @@
 /**
  * The page's one tokenizer: fetched once per URL from the models folder (where setup writes
  * llama-3.1-tokenizer/tokenizer.json) and shared by every caller. A failed fetch is not remembered.
+ * Its implementation (llama-tokenizer.ts and its library) loads with the first tokenizer.
  */
 import type { TextTokenizer } from '../types';
-import { createTokenizer } from './llama-tokenizer';
 
 const loading = new Map<string, Promise<TextTokenizer>>();
 
@@ -18,7 +18,8 @@ export function fetchTokenizer(url: string): Promise<TextTokenizer> {
     pending = (async () => {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`the tokenizer was not found at ${url} (HTTP ${response.status})`);
-      return createTokenizer((await response.json()) as object);
+      const [json, { createTokenizer }] = await Promise.all([response.json() as Promise<object>, import('./llama-tokenizer')]);
+      return createTokenizer(json);
     })();
     loading.set(url, pending);
     pending.catch(() => loading.delete(url));

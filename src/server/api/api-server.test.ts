@@ -11,7 +11,8 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, ofType } from '../../agent/collect-events';
 import { runAgent } from '../../agent/run-agent';
-import { forceSteps, scriptIds } from '../../agent/scripted-output';
+import { forceSteps } from '../../../tests/support/force-steps';
+import { scriptIds } from '../../agent/scripted-output';
 import type { ChatTurnResult } from '../../api/chat-types';
 import { EngineError } from '../../engine/errors';
 import { loadTokenizer } from '../../format/tokenizer/load-node';

@@ -22,6 +22,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** The chat page's test entry (tests/browser/hooks/chat-test.html): the product page on the test engine, with `window.llamaTest`. */
+export const CHAT_TEST_PAGE = '/tests/browser/hooks/chat-test.html';
+
 const tokenizer = loadTokenizer();
 /** The ids per step for a forced run (`<|eom_id|>`/`<|eot_id|>` at the end of a step pick its terminator). */
 export const forcedIds = (...steps: string[]): number[][] => steps.map((s) => scriptIds(s, tokenizer));

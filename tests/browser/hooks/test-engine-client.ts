@@ -1,10 +1,9 @@
 /**
- * TEST-ONLY: a client for worker/engine-test.worker.ts, the product engine plus the hook browser
- * tests need (a forced run). Loaded only through `?test-hooks` (the chat page)
- * or the `test-hooks` attribute (the widget), never by the product itself.
+ * A client for the browser tests' engine worker (engine-test.worker.ts): the product engine plus a
+ * forced run. Only the test entries in this folder start it.
  */
-import { EngineClient } from './client';
-import type { EngineApi, EngineConfig } from './contract';
+import { EngineClient } from '../../../src/engine/client';
+import type { EngineApi, EngineConfig } from '../../../src/engine/contract';
 
 export interface TestEngineApi extends EngineApi {
   /** The next generate calls emit idsPerStep[0], [1], … through the real model; then it runs free. */
@@ -13,7 +12,7 @@ export interface TestEngineApi extends EngineApi {
 
 export class TestEngineClient extends EngineClient<TestEngineApi> {
   static override start(config: EngineConfig): TestEngineClient {
-    return TestEngineClient.onWorker(new Worker(new URL('../../worker/engine-test.worker.ts', import.meta.url), { type: 'module', name: 'llama-engine-test' }), config);
+    return TestEngineClient.onWorker(new Worker(new URL('./engine-test.worker.ts', import.meta.url), { type: 'module', name: 'llama-engine-test' }), config);
   }
 
   /** A test client on an already started worker (the widget starts its own, cross-origin). */
