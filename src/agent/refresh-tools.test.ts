@@ -1,0 +1,68 @@
+/** A run whose tools change between steps (an MCP list_changed, a WebMCP tool unregistered): runAgent's refreshTools. */
+import { describe, expect, it } from 'vitest';
+import type { EngineLike, GenerateRequest } from '../engine/contract';
+import { loadTokenizer } from '../format/tokenizer/load-node';
+import { defineCustomTool } from '../tools/custom-tool';
+import type { Tool } from '../tools/tool';
+import { collect, ofType } from './collect-events';
+import { runAgent } from './run-agent';
+
+const tokenizer = loadTokenizer();
+const EOM = 128008;
+const EOT = 128009;
+
+/** Emits each scripted text in turn (its ids as the tokenizer writes them) and keeps every request. */
+function scriptedEngine(steps: Array<{ text: string; stop: 'eom' | 'eot' }>): EngineLike & { requests: GenerateRequest[] } {
+  const requests: GenerateRequest[] = [];
+  return {
+    requests,
+    async generate(request, onIds) {
+      const step = steps[requests.length]!;
+      requests.push(request);
+      const tokens = tokenizer.encode(step.text);
+      onIds?.(tokens);
+      return { tokens, stop: step.stop, stopId: step.stop === 'eom' ? EOM : EOT, stats: { promptTokens: request.tokens.length, reusedTokens: null, prefilledTokens: null, decodedTokens: tokens.length + 1, prefillMs: 0, decodeMs: 0 } };
+    },
+  };
+}
+
+const tool = (name: string, value: string): Tool =>
+  defineCustomTool({ name, description: `Says ${value}`, parameters: { type: 'object', properties: {} }, readOnly: true, execute: () => value });
+
+const callOf = (name: string) => ({ text: `{"name": "${name}", "parameters": {}}`, stop: 'eom' as const });
+
+describe('tools refreshed between steps', () => {
+  it('offers a tool added during the run at the next step: in the prompt, in the constraint, and callable', async () => {
+    const first = tool('first_tool', 'one');
+    const added = tool('added_tool', 'two');
+    let current: Tool[] = [first];
+    const engine = scriptedEngine([callOf('first_tool'), callOf('added_tool'), { text: 'done', stop: 'eot' }]);
+    const events = await collect(
+      runAgent({
+        engine, tokenizer, tools: current, conversation: { messages: [{ role: 'user', content: 'go' }] },
+        refreshTools: async () => (current = [first, added]),
+      }),
+    );
+    const results = ofType(events, 'tool-result').map((r) => [r.name, r.content, r.isError]);
+    expect(results).toEqual([['first_tool', 'one', false], ['added_tool', 'two', false]]);
+    const prompts = engine.requests.map((r) => tokenizer.decode(r.tokens));
+    expect(prompts[0]).not.toContain('added_tool');
+    expect(prompts[1]).toContain('"name": "added_tool"');
+    expect(engine.requests[1]!.constraint).toMatchObject({ tools: [{ name: 'first_tool' }, { name: 'added_tool' }] });
+    // The step's prompt is the transcript rendered again with the new block, the first step's output kept as emitted.
+    expect(prompts[1]).toContain('{"name": "first_tool", "parameters": {}}<|eom_id|>');
+  });
+
+  it('a tool removed during the run is gone at the next step: a call to it is an unknown tool', async () => {
+    const kept = tool('kept_tool', 'k');
+    const removed = tool('removed_tool', 'r');
+    const engine = scriptedEngine([callOf('kept_tool'), callOf('removed_tool'), { text: 'done', stop: 'eot' }]);
+    const events = await collect(
+      runAgent({ engine, tokenizer, tools: [kept, removed], conversation: { messages: [{ role: 'user', content: 'go' }] }, constrainCalls: false, refreshTools: async () => [kept] }),
+    );
+    const results = ofType(events, 'tool-result').map((r) => [r.name, r.isError]);
+    expect(results).toEqual([['kept_tool', false], ['removed_tool', true]]);
+    expect(ofType(events, 'tool-result')[1]!.content).toContain('unknown tool \\"removed_tool\\"');
+    expect(tokenizer.decode(engine.requests[1]!.tokens)).not.toContain('"name": "removed_tool", "description"');
+  });
+});
