@@ -46,6 +46,8 @@ export interface RefusedMcpTool {
 
 const CLIENT_INFO = { name: 'llama-agent-web', version: '0.1.0' };
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** How the SDK's Streamable HTTP transport reports a stream it could not keep or resume. */
+const STREAM_LOST = /^(SSE stream disconnected|Maximum reconnection attempts|Failed to reconnect)/;
 
 export class McpConnection {
   private client: Client | null = null;
@@ -72,6 +74,10 @@ export class McpConnection {
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.refresh() } },
     });
     client.onclose = () => this.lose(client, 'the connection closed');
+    // A Streamable HTTP stream that broke for good leaves the calls on it waiting: end the connection so they fail now.
+    client.onerror = (e) => {
+      if (STREAM_LOST.test(e.message)) this.lose(client, e.message);
+    };
     try {
       await client.connect(this.spec.transport(), { timeout });
       this.setListed(await listAll(client, timeout));
