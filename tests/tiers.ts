@@ -90,6 +90,7 @@ export const MODEL_FILES: readonly string[] = [
   'src/cli/cli.test.ts',
   // MCP servers started as processes (Streamable HTTP and stdio).
   'src/cli/mcp-servers.test.ts',
+  'src/cli/cli-mcp.test.ts',
   // A real Python (Pyodide) in Node.
   'src/sandbox/cell-harness.test.ts',
 ];

@@ -35,7 +35,8 @@ export async function startEverythingOverHttp(): Promise<EverythingProcess> {
   return { url: `http://127.0.0.1:${port}/mcp`, process: child, stop: () => void child.kill() };
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on (as this instant). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

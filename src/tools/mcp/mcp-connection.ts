@@ -100,6 +100,11 @@ export class McpConnection {
     return (this.built ??= this.build());
   }
 
+  /** Whether `tool` is one of the tools this server offers now. */
+  owns(tool: Tool): boolean {
+    return this.built?.tools.includes(tool) ?? false;
+  }
+
   /** tools/call with the server's own tool name; failures as described above. */
   async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     if (!this.client) await (this.reconnecting ??= this.connect().finally(() => (this.reconnecting = null)));

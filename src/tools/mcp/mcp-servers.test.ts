@@ -1,5 +1,6 @@
 /** MCP tools against a real server written with the SDK (tests/support/mcp-test-server.ts), over Streamable HTTP in this process. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../../tests/support/mcp-processes';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../../tests/support/mcp-test-server';
 import { runToolCall } from '../../agent/run-tool-call';
 import { ToolSet } from '../../agent/tool-set';
@@ -93,10 +94,10 @@ describe('MCP tools from a server written with the SDK, over Streamable HTTP', (
 
   it('a server that cannot be reached is kept as failed with why, and offers no tools', async () => {
     servers = new McpServers();
-    const url = mcpServerUrl('http://127.0.0.1:9/mcp');
+    const url = mcpServerUrl(`http://127.0.0.1:${await freePort()}/mcp`);
     const connection = await servers.add({ label: mcpUrlLabel(url), transport: streamableHttpTransport(url) });
     expect(connection.state).toBe('failed');
-    expect(connection.lastError).toBeTruthy();
+    expect(connection.lastError).toBe('fetch failed (ECONNREFUSED)');
     expect((await servers.tools()).tools).toEqual([]);
   });
 
