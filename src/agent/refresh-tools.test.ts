@@ -6,6 +6,7 @@ import { defineCustomTool } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
 import { collect, ofType } from './collect-events';
 import { runAgent } from './run-agent';
+import { ToolSet } from './tool-set';
 
 const tokenizer = loadTokenizer();
 const EOM = 128008;
@@ -58,11 +59,15 @@ describe('tools refreshed between steps', () => {
     const removed = tool('removed_tool', 'r');
     const engine = scriptedEngine([callOf('kept_tool'), callOf('removed_tool'), { text: 'done', stop: 'eot' }]);
     const events = await collect(
-      runAgent({ engine, tokenizer, tools: [kept, removed], conversation: { messages: [{ role: 'user', content: 'go' }] }, constrainCalls: false, refreshTools: async () => [kept] }),
+      // The conversation carries the run's tool block itself, as the chat session passes it.
+      runAgent({ engine, tokenizer, tools: [kept, removed], conversation: { ...new ToolSet([kept, removed]).renderOptions(), date: '2026-12-06', messages: [{ role: 'user', content: 'go' }] }, constrainCalls: false, refreshTools: async () => [kept] }),
     );
     const results = ofType(events, 'tool-result').map((r) => [r.name, r.isError]);
     expect(results).toEqual([['kept_tool', false], ['removed_tool', true]]);
     expect(ofType(events, 'tool-result')[1]!.content).toContain('unknown tool \\"removed_tool\\"');
-    expect(tokenizer.decode(engine.requests[1]!.tokens)).not.toContain('"name": "removed_tool", "description"');
+    const [first, second] = engine.requests.map((r) => tokenizer.decode(r.tokens));
+    expect(first).toContain('"name": "removed_tool"');
+    expect(second).not.toContain('"name": "removed_tool"');
+    expect(second).toContain('Today Date: 06 December 2026');
   });
 });

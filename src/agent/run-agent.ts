@@ -114,7 +114,9 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       if (step > 0 && o.refreshTools) {
         const next = new ToolSet(await o.refreshTools());
         if (JSON.stringify(next.renderOptions()) !== JSON.stringify(tools.renderOptions())) {
-          t.rerender(conversationSystemOptions(o.conversation, next.size > 0 ? next.renderOptions() : null));
+          // The new list replaces the tools the transcript was written with (the caller's own included); the date stays.
+          const { builtinTools: _builtin, tools: _custom, ...rest } = t.options;
+          t.rerender(next.size > 0 ? { ...next.renderOptions(), ...rest } : rest);
           constraint = next.size > 0 && o.constrainCalls !== false && !constraintDropped ? next.constraint() : undefined;
         }
         tools = next;

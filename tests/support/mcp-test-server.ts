@@ -30,11 +30,12 @@ export function createTestMcpServer(o: TestServerOptions = {}): McpServer {
     {
       description: 'Opening hours of the bakery on a given weekday',
       inputSchema: { day: z.string().describe('Weekday, e.g. Monday') },
+      outputSchema: { day: z.string(), open: z.string(), close: z.string() },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ day }) => {
-      const hours = BAKERY_HOURS[day] ?? { open: '07:00', close: '19:00' };
-      return { content: [{ type: 'text', text: JSON.stringify({ day, ...hours }) }] };
+      const hours = { day, ...(BAKERY_HOURS[day] ?? { open: '07:00', close: '19:00' }) };
+      return { content: [{ type: 'text', text: JSON.stringify(hours) }], structuredContent: hours };
     },
   );
   server.registerTool(
@@ -86,8 +87,22 @@ export interface HttpMcpServer {
   close(): Promise<void>;
 }
 
-/** Streamable HTTP on 127.0.0.1 (a random port), one McpServer per session, at `/mcp`. */
-export async function serveMcpOverHttp(make: (kill: () => void) => McpServer = (kill) => createTestMcpServer({ onDie: kill })): Promise<HttpMcpServer> {
+/** What a page on another origin needs to speak Streamable HTTP to the server. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+};
+
+/**
+ * Streamable HTTP on 127.0.0.1 (a random port), one McpServer per session, at `/mcp`; `cors`: pages
+ * of any origin may call it (the browser tests).
+ */
+export async function serveMcpOverHttp(
+  make: (kill: () => void) => McpServer = (kill) => createTestMcpServer({ onDie: kill }),
+  o: { cors?: boolean } = {},
+): Promise<HttpMcpServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const sockets = new Set<Socket>();
   const headers: IncomingMessage['headers'][] = [];
@@ -101,6 +116,8 @@ export async function serveMcpOverHttp(make: (kill: () => void) => McpServer = (
     http.close();
   };
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (o.cors) for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     headers.push(req.headers);
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? sessions.get(id) : undefined;

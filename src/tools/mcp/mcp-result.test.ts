@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../tool';
 import { contentNote, mcpResultValue } from './mcp-result';
-import { mcpNeedsConfirmation, modelToolName } from './mcp-tool';
+import { mcpNeedsConfirmation, mcpTool, modelToolName } from './mcp-tool';
 
 describe('an MCP call result as the ipython turn reads it', () => {
   it('gives text blocks as text, joined by a blank line', () => {
@@ -40,5 +40,15 @@ describe('MCP tool names and confirmation', () => {
     expect(mcpNeedsConfirmation({ readOnlyHint: true }, true)).toBe(true); // openWorldHint defaults to true
     expect(mcpNeedsConfirmation({ ...readOnlyClosed, destructiveHint: true }, true)).toBe(true);
     expect(mcpNeedsConfirmation(undefined, true)).toBe(true);
+  });
+});
+
+describe('an MCP tool definition', () => {
+  const call = async () => ({ content: [] });
+  it('drops a draft-07 $schema (the default dialect) from the parameters and keeps any other', () => {
+    const draft7 = mcpTool({ name: 't', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} } }, { serverLabel: 's', call });
+    expect(draft7.parameters).toEqual({ type: 'object', properties: {} });
+    const later = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: {} };
+    expect(mcpTool({ name: 't', inputSchema: later }, { serverLabel: 's', call }).parameters).toEqual(later);
   });
 });

@@ -46,7 +46,7 @@ describe('MCP tools from a server written with the SDK, over Streamable HTTP', (
 
   it('runs a call on the server and reads its text, its structured content and a note for an image', async () => {
     const { tools } = await (await connected()).servers.tools();
-    expect(await run(tools, call('get_opening_hours', { day: 'Monday' }))).toEqual({ content: '{"day":"Monday","open":"06:30","close":"17:30"}', isError: false, source: `MCP: ${mcpUrlLabel(new URL(server!.url))}` });
+    expect(await run(tools, call('get_opening_hours', { day: 'Monday' }))).toEqual({ content: '{"day": "Monday", "open": "06:30", "close": "17:30"}', isError: false, source: `MCP: ${mcpUrlLabel(new URL(server!.url))}` });
     expect((await run(tools, call('stock'))).content).toBe('{"loaves": 12, "kinds": ["rye", "sourdough"]}');
     expect((await run(tools, call('logo'))).content).toBe('Here is the logo.\n\n[image: image/png, 8 bytes, not shown]');
   });

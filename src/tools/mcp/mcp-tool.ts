@@ -4,8 +4,9 @@
  * - Name: the server's name with every character outside [A-Za-z0-9_] written as `_` (Llama 3.1's
  *   custom tools are function names), after the server's prefix when it has one (`prefix_name`).
  * - Description: the tool's description, else its title, else its name.
- * - Parameters: the tool's input schema as given (the argument check, the prompt's custom-tools block
- *   and, with constrained decoding, the grammar all read it).
+ * - Parameters: the tool's input schema (the argument check, the prompt's custom-tools block and, with
+ *   constrained decoding, the grammar all read it), less a `$schema` naming draft-07: the checker's
+ *   default dialect, so it changes nothing but the tokens the prompt spends on every tool.
  * - Confirmation (mcpNeedsConfirmation): annotations are hints from the server, so the user is asked
  *   unless they allowed read-only tools to run (`trustReadOnly`) and the tool says it only reads
  *   (`readOnlyHint: true`) in a closed world (`openWorldHint: false`; the spec's default is true) and
@@ -57,12 +58,20 @@ export function modelToolName(mcpName: string, prefix?: string): string {
   return prefix ? `${prefix}_${name}` : /^[0-9]/.test(name) ? `_${name}` : name;
 }
 
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+function withoutDefaultDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  if (typeof schema?.$schema !== 'string' || !DRAFT_07.test(schema.$schema)) return schema;
+  const { $schema: _, ...rest } = schema;
+  return rest;
+}
+
 export function mcpTool(listed: McpListedTool, o: McpToolOptions): Tool {
   const description = [listed.description, listed.title, listed.annotations?.title].find((d) => typeof d === 'string' && d.trim() !== '') ?? listed.name;
   return defineCustomTool({
     name: modelToolName(listed.name, o.prefix),
     description,
-    parameters: listed.inputSchema,
+    parameters: withoutDefaultDialect(listed.inputSchema),
     needsConfirmation: mcpNeedsConfirmation(listed.annotations, o.trustReadOnly ?? false),
     async execute(args, context) {
       context.reportSource?.(`MCP: ${o.serverLabel}`);
