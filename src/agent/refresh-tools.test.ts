@@ -1,6 +1,6 @@
 /** A run whose tools change between steps (an MCP list_changed, a WebMCP tool unregistered): runAgent's refreshTools. */
 import { describe, expect, it } from 'vitest';
-import type { EngineLike, GenerateRequest } from '../engine/contract';
+import { customCall, scriptedEngine } from '../../tests/support/scripted-engine';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import { defineCustomTool } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
@@ -9,35 +9,17 @@ import { runAgent } from './run-agent';
 import { ToolSet } from './tool-set';
 
 const tokenizer = loadTokenizer();
-const EOM = 128008;
-const EOT = 128009;
-
-/** Emits each scripted text in turn (its ids as the tokenizer writes them) and keeps every request. */
-function scriptedEngine(steps: Array<{ text: string; stop: 'eom' | 'eot' }>): EngineLike & { requests: GenerateRequest[] } {
-  const requests: GenerateRequest[] = [];
-  return {
-    requests,
-    async generate(request, onIds) {
-      const step = steps[requests.length]!;
-      requests.push(request);
-      const tokens = tokenizer.encode(step.text);
-      onIds?.(tokens);
-      return { tokens, stop: step.stop, stopId: step.stop === 'eom' ? EOM : EOT, stats: { promptTokens: request.tokens.length, reusedTokens: null, prefilledTokens: null, decodedTokens: tokens.length + 1, prefillMs: 0, decodeMs: 0 } };
-    },
-  };
-}
-
 const tool = (name: string, value: string): Tool =>
   defineCustomTool({ name, description: `Says ${value}`, parameters: { type: 'object', properties: {} }, readOnly: true, execute: () => value });
 
-const callOf = (name: string) => ({ text: `{"name": "${name}", "parameters": {}}`, stop: 'eom' as const });
+const callOf = (name: string) => customCall(name);
 
 describe('tools refreshed between steps', () => {
   it('offers a tool added during the run at the next step: in the prompt, in the constraint, and callable', async () => {
     const first = tool('first_tool', 'one');
     const added = tool('added_tool', 'two');
     let current: Tool[] = [first];
-    const engine = scriptedEngine([callOf('first_tool'), callOf('added_tool'), { text: 'done', stop: 'eot' }]);
+    const engine = scriptedEngine(tokenizer, [callOf('first_tool'), callOf('added_tool'), { text: 'done', stop: 'eot' }]);
     const events = await collect(
       runAgent({
         engine, tokenizer, tools: current, conversation: { messages: [{ role: 'user', content: 'go' }] },
@@ -57,7 +39,7 @@ describe('tools refreshed between steps', () => {
   it('a tool removed during the run is gone at the next step: a call to it is an unknown tool', async () => {
     const kept = tool('kept_tool', 'k');
     const removed = tool('removed_tool', 'r');
-    const engine = scriptedEngine([callOf('kept_tool'), callOf('removed_tool'), { text: 'done', stop: 'eot' }]);
+    const engine = scriptedEngine(tokenizer, [callOf('kept_tool'), callOf('removed_tool'), { text: 'done', stop: 'eot' }]);
     const events = await collect(
       // The conversation carries the run's tool block itself, as the chat session passes it.
       runAgent({ engine, tokenizer, tools: [kept, removed], conversation: { ...new ToolSet([kept, removed]).renderOptions(), date: '2026-12-06', messages: [{ role: 'user', content: 'go' }] }, constrainCalls: false, refreshTools: async () => [kept] }),
