@@ -174,4 +174,14 @@ describe('<llama-chat> with WebMCP and MCP tools', () => {
     expect(mcp.headers.length).toBeGreaterThan(0);
     expect(outside).toEqual([]);
   }, 180_000);
+  it('addMcpServer connects a server the host names, with its prefix; a URL that is not http(s) is refused', async () => {
+    const added = await page.evaluate((url) => document.querySelector('llama-chat')!.addMcpServer(url, { prefix: 'bakery' }), mcp.url);
+    expect(added).toMatchObject({ server: mcp.url, state: 'connected' });
+    expect(added.tools).toEqual(expect.arrayContaining(['bakery_get_opening_hours', 'bakery_order_cake']));
+    const refused = await page.evaluate(() => document.querySelector('llama-chat')!.addMcpServer('javascript:alert(1)').then(() => 'added', (e: Error) => e.message));
+    expect(refused).toBe('an MCP server URL must be http or https, got javascript:');
+    const again = await page.evaluate((url) => document.querySelector('llama-chat')!.addMcpServer(url).then(() => 'added', (e: Error) => e.message), mcp.url);
+    expect(again).toBe(`the MCP server ${mcp.url} is already added`);
+  });
+
 });

@@ -10,7 +10,8 @@
  * - Confirmation: a tool annotated `readOnlyHint: true` runs without asking (as a host tool registered
  *   with `readOnly`); every other one asks through the widget's confirmation dialog first.
  * - Names follow mcp-tool.ts (`get-page-title` → `get_page_title`); a tool without an input schema
- *   takes no arguments.
+ *   takes no arguments. A tool whose name another tool holds, or whose definition defineCustomTool
+ *   refuses (a schema that is not an object schema), is not offered.
  */
 import { defineCustomTool, CustomToolDefinitionError } from '../custom-tool';
 import { modelToolName } from '../mcp/mcp-tool';
