@@ -11,10 +11,8 @@
  *   sees the server's new list.
  * - Output schemas are checked with @cfworker/json-schema (no eval: the widget runs under a strict CSP).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js';
 import { isAbortError } from '../../engine/errors';
 import { CustomToolDefinitionError } from '../custom-tool';
 import { ToolError, type Tool } from '../tool';
@@ -26,7 +24,7 @@ export interface McpServerSpec {
   /** How the user and the tool cards name the server (its URL without query, or its command); never a token. */
   label: string;
   /** A new transport for each connection attempt. */
-  transport: () => Transport;
+  transport: () => Transport | Promise<Transport>;
   /** Written before each tool's name (`prefix_name`). */
   prefix?: string;
   /** Read-only, closed-world tools run without asking (mcp-tool.ts). */
@@ -55,6 +53,7 @@ export class McpConnection {
   private built: { tools: Tool[]; refused: RefusedMcpTool[] } | null = null;
   private refreshing: Promise<void> | null = null;
   private reconnecting: Promise<void> | null = null;
+  private sdk: McpSdk | null = null;
   state: McpConnectionState = 'new';
   /** Why the last connection, listing or refresh failed. */
   lastError: string | null = null;
@@ -68,9 +67,18 @@ export class McpConnection {
   /** Connects and lists the tools; throws a ToolError (`notConnected`) when it cannot. */
   async connect(): Promise<void> {
     const timeout = this.spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const client = new Client(CLIENT_INFO, {
+    let sdk: McpSdk;
+    try {
+      sdk = this.sdk ??= await import('./mcp-sdk');
+    } catch (e) {
+      this.state = 'failed';
+      this.lastError = `the MCP client could not be loaded: ${messageOf(e, null)}`;
+      this.onChange();
+      throw new ToolError(MCP_TEXTS.notConnected(this.spec.label, this.lastError));
+    }
+    const client = new sdk.Client(CLIENT_INFO, {
       capabilities: {},
-      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      jsonSchemaValidator: new sdk.CfWorkerJsonSchemaValidator(),
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.refresh() } },
     });
     client.onclose = () => this.lose(client, 'the connection closed');
@@ -79,7 +87,7 @@ export class McpConnection {
       if (STREAM_LOST.test(e.message)) this.lose(client, e.message);
     };
     try {
-      await client.connect(this.spec.transport(), { timeout });
+      await client.connect(await this.spec.transport(), { timeout });
       this.setListed(await listAll(client, timeout));
       this.client = client;
       this.state = 'connected';
@@ -87,7 +95,7 @@ export class McpConnection {
     } catch (e) {
       await client.close().catch(() => {});
       this.state = 'failed';
-      this.lastError = messageOf(e);
+      this.lastError = messageOf(e, sdk);
       throw new ToolError(MCP_TEXTS.notConnected(this.spec.label, this.lastError));
     } finally {
       this.onChange();
@@ -113,10 +121,12 @@ export class McpConnection {
       return (await client.callTool({ name, arguments: args }, undefined, { signal })) as McpCallResult;
     } catch (e) {
       if (signal.aborted || isAbortError(e)) throw e;
+      const { McpError, ErrorCode } = this.sdk!;
+      const why = messageOf(e, this.sdk);
       // The server's own JSON-RPC error; anything else (the connection closed, fetch failed) lost the connection.
-      if (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed) throw new ToolError(MCP_TEXTS.callFailed(this.spec.label, messageOf(e)));
-      this.lose(client, messageOf(e));
-      throw new ToolError(MCP_TEXTS.disconnected(this.spec.label, messageOf(e)));
+      if (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed) throw new ToolError(MCP_TEXTS.callFailed(this.spec.label, why));
+      this.lose(client, why);
+      throw new ToolError(MCP_TEXTS.disconnected(this.spec.label, why));
     }
   }
 
@@ -141,7 +151,7 @@ export class McpConnection {
     if (!client) return;
     const run = listAll(client, this.spec.timeoutMs ?? DEFAULT_TIMEOUT_MS).then(
       (tools) => this.setListed(tools),
-      (e: unknown) => void (this.lastError = `the tool list could not be refreshed: ${messageOf(e)}`),
+      (e: unknown) => void (this.lastError = `the tool list could not be refreshed: ${messageOf(e, this.sdk)}`),
     );
     this.refreshing = run.finally(() => {
       if (this.refreshing === run) this.refreshing = null;
@@ -180,8 +190,10 @@ async function listAll(client: Client, timeout: number): Promise<McpListedTool[]
   return out;
 }
 
-function messageOf(e: unknown): string {
-  if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) return 'no answer in time';
+type McpSdk = typeof import('./mcp-sdk');
+
+function messageOf(e: unknown, sdk: McpSdk | null): string {
+  if (sdk && e instanceof sdk.McpError && e.code === sdk.ErrorCode.RequestTimeout) return 'no answer in time';
   if (!(e instanceof Error)) return String(e);
   const code = (e.cause as { code?: unknown } | undefined)?.code;
   const cause = typeof code === 'string' ? code : e.cause instanceof Error ? e.cause.message : undefined;

@@ -4,7 +4,6 @@
  * only in the transport's request headers: labels and errors name the URL without its query or
  * credentials.
  */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export class McpUrlError extends Error {
@@ -29,8 +28,9 @@ export function mcpUrlLabel(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
-export function streamableHttpTransport(url: URL, bearerToken?: string): () => Transport {
+/** The transport factory for an McpServerSpec (the SDK is loaded with the first connection: mcp-sdk.ts). */
+export function streamableHttpTransport(url: URL, bearerToken?: string): () => Promise<Transport> {
   const headers: Record<string, string> = bearerToken ? { Authorization: `Bearer ${bearerToken}` } : {};
   // No reconnection of a broken stream: a server gone mid-call should fail the call, not hang it.
-  return () => new StreamableHTTPClientTransport(url, { requestInit: { headers }, reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 100, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
+  return async () => new (await import('./mcp-sdk')).StreamableHTTPClientTransport(url, { requestInit: { headers }, reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 100, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
 }
