@@ -8,7 +8,9 @@
  *   answers a call with a JSON-RPC error (`callFailed`). The caller's abort is rethrown as is.
  * - A lost connection is tried again once, at the next call.
  * - `tools()` waits for a refresh that a list_changed started, so a run that reads it between steps
- *   sees the server's new list.
+ *   sees the server's new list. A server that announces list changes (`tools.listChanged`) may send the
+ *   notification on another stream than a call's answer, so after a call to it `tools()` lists its tools
+ *   again before answering: a tool a call added is there at the run's next step.
  * - Output schemas are checked with @cfworker/json-schema (no eval: the widget runs under a strict CSP).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -54,6 +56,8 @@ export class McpConnection {
   private refreshing: Promise<void> | null = null;
   private reconnecting: Promise<void> | null = null;
   private sdk: McpSdk | null = null;
+  /** A call ran since the last listing, on a server that announces list changes. */
+  private calledSinceListing = false;
   state: McpConnectionState = 'new';
   /** Why the last connection, listing or refresh failed. */
   lastError: string | null = null;
@@ -104,6 +108,10 @@ export class McpConnection {
 
   /** The offered tools (after any refresh in flight) and the ones refused, with why. */
   async tools(): Promise<{ tools: Tool[]; refused: RefusedMcpTool[] }> {
+    if (this.calledSinceListing && this.client) {
+      this.calledSinceListing = false;
+      this.refresh();
+    }
     await this.refreshing;
     return (this.built ??= this.build());
   }
@@ -117,6 +125,7 @@ export class McpConnection {
   async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     if (!this.client) await (this.reconnecting ??= this.connect().finally(() => (this.reconnecting = null)));
     const client = this.client!;
+    if (client.getServerCapabilities()?.tools?.listChanged) this.calledSinceListing = true;
     try {
       return (await client.callTool({ name, arguments: args }, undefined, { signal })) as McpCallResult;
     } catch (e) {

@@ -2,13 +2,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../tests/support/mcp-processes';
 import { serveMcpOverHttp, type HttpMcpServer } from '../../../tests/support/mcp-test-server';
+import { customCall, scriptedEngine } from '../../../tests/support/scripted-engine';
+import { collect, ofType } from '../../agent/collect-events';
+import { runAgent } from '../../agent/run-agent';
 import { runToolCall } from '../../agent/run-tool-call';
+import { loadTokenizer } from '../../format/tokenizer/load-node';
 import { ToolSet } from '../../agent/tool-set';
 import type { ToolCall } from '../../format/types';
 import type { Tool } from '../tool';
 import { mcpServerUrl, mcpUrlLabel, streamableHttpTransport } from './mcp-http';
 import { McpServers } from './mcp-servers';
 
+const tokenizer = loadTokenizer();
 let server: HttpMcpServer | null = null;
 let servers: McpServers | null = null;
 afterEach(async () => {
@@ -90,6 +95,20 @@ describe('MCP tools from a server written with the SDK, over Streamable HTTP', (
     const { tools } = await servers.tools();
     await run(tools, call('add_tool'));
     await expect.poll(async () => (await servers.tools()).tools.map((t) => t.name)).toContain('special_of_the_day');
+  });
+
+  it('a tool a server adds during a run (list_changed) can be called at the run\'s next step', async () => {
+    const { servers } = await connected({ trustReadOnly: true });
+    const engine = scriptedEngine(tokenizer, [customCall('add_tool'), customCall('special_of_the_day'), { text: 'Plum cake.', stop: 'eot' }]);
+    const current = async () => (await servers.tools()).tools;
+    const events = await collect(runAgent({ engine, tokenizer, tools: await current(), refreshTools: current, conversation: { messages: [{ role: 'user', content: 'special?' }] }, confirm: async () => true }));
+    expect(ofType(events, 'tool-result').map((r) => [r.name, r.content, r.isError])).toEqual([
+      ['add_tool', 'added special_of_the_day', false],
+      ['special_of_the_day', 'plum cake', false],
+    ]);
+    expect(tokenizer.decode(engine.requests[0]!.tokens)).not.toContain('"name": "special_of_the_day"');
+    expect(tokenizer.decode(engine.requests[1]!.tokens)).toContain('"name": "special_of_the_day"');
+    expect(engine.requests[1]!.constraint).toMatchObject({ tools: expect.arrayContaining([expect.objectContaining({ name: 'special_of_the_day' })]) });
   });
 
   it('a server that cannot be reached is kept as failed with why, and offers no tools', async () => {
