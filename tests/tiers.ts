@@ -52,6 +52,8 @@ export const MODEL_TIER_IMPORTS: Readonly<Record<string, string>> = {
   runInProcess: 'the CLI answering with a real model',
   NodePythonSandbox: 'a real Python (Pyodide) in Node',
   loadPyodide: 'a real Python (Pyodide) in Node',
+  startEverythingOverHttp: 'an MCP server (server-everything) started as a process',
+  mcpStdioServer: 'an MCP server started as a process over stdio',
 };
 
 /** Files that load a real model, tokenizer build or runtime in Node, or start a server or CLI process (MODEL_TIER_IMPORTS). */
@@ -92,6 +94,9 @@ export const MODEL_FILES: readonly string[] = [
   'src/server/api/serve-constraints.test.ts',
   'src/server/malformed-target-fuzz.test.ts',
   'src/cli/cli.test.ts',
+  // MCP servers started as processes (Streamable HTTP and stdio).
+  'src/cli/mcp-servers.test.ts',
+  'src/cli/cli-mcp.test.ts',
   // A real Python (Pyodide) in Node.
   'src/sandbox/cell-harness.test.ts',
 ];

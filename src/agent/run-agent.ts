@@ -26,6 +26,12 @@ export interface RunAgentOptions {
   /** The page's tokenizer: prompts are rendered to ids and results counted and decoded here, not in the engine. */
   tokenizer: TextTokenizer;
   tools?: readonly Tool[];
+  /**
+   * The run's tools as they are now, read before every step after the first (an MCP server's
+   * list_changed, a host page that unregistered a tool). A list whose prompt schemas changed renders
+   * the transcript again with the new tool block; the constraint follows the new list.
+   */
+  refreshTools?: () => Promise<readonly Tool[]>;
   /** The conversation so far (ending with the user's turn, or with tool results to continue from). */
   conversation: Conversation;
   /**
@@ -74,7 +80,7 @@ export function runAgent(options: RunAgentOptions): AsyncIterable<AgentEvent> {
 
 async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Promise<void> {
   const cfg = { ...DEFAULTS, ...definedOnly(o) };
-  const tools = new ToolSet(o.tools ?? []);
+  let tools = new ToolSet(o.tools ?? []);
   const budget = deadline(cfg.timeBudgetMs);
   const signal = o.signal ? AbortSignal.any([o.signal, budget.signal]) : budget.signal;
   const endReason = (): FinishReason => (o.signal?.aborted ? 'aborted' : 'time_budget');
@@ -104,8 +110,19 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
     const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
     // Calls can only name these tools, with valid arguments; dropped for the run if the engine cannot follow it.
     let constraint: ToolCallConstraint | undefined = tools.size > 0 && o.constrainCalls !== false ? tools.constraint() : undefined;
+    let constraintDropped = false;
     while (step < cfg.maxSteps) {
       if (signal.aborted) return finish(endReason());
+      if (step > 0 && o.refreshTools) {
+        const next = new ToolSet(await o.refreshTools());
+        if (JSON.stringify(next.renderOptions()) !== JSON.stringify(tools.renderOptions())) {
+          // The new list replaces the tools the transcript was written with (the caller's own included); the date stays.
+          const { builtinTools: _builtin, tools: _custom, ...rest } = t.options;
+          t.rerender(next.size > 0 ? { ...next.renderOptions(), ...rest } : rest);
+          constraint = next.size > 0 && o.constrainCalls !== false && !constraintDropped ? next.constraint() : undefined;
+        }
+        tools = next;
+      }
       const ids = t.prompt();
       emit({ type: 'step-start', step, promptTokens: ids.length });
       // A step that loops is stopped by its guard; the run's signal stays untouched.
@@ -120,7 +137,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
         onText: textDeltas(step, emit),
         ...(guard ? { interrupt: (id: number) => guard.push(id) } : {}),
       });
-      if (result.constraintDropped) constraint = undefined;
+      if (result.constraintDropped) (constraint = undefined), (constraintDropped = true);
       const emitted = result.result;
       const { content, toolCalls } = result;
       emit({

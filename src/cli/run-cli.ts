@@ -22,7 +22,7 @@ const USAGE = `usage: cli <command>
                         run FILE through the real loop (tiny model, the model's side forced)
                         -> {prompts, steps, toolResults}
   ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] [--tools auto|service|local]
-      [--docs DIR] "question"
+      [--docs DIR] [--mcp URL]... [--mcp-stdio "COMMAND"]... "question"
                         the unforced loop in Node (greedy; default the micro model)
                         -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}
   serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY] [--slots N]
@@ -37,6 +37,10 @@ const USAGE = `usage: cli <command>
                         or on this machine when it has no key or is not running), service, local
                         (the local index over the demo corpus and --docs, and mathjs)
   --docs DIR            .txt and .md files under DIR join the local index
+  --mcp URL             an MCP server over Streamable HTTP (repeatable): its tools join the run; the
+                        environment variable MCP_TOKEN, when set, is sent to each as a bearer token
+  --mcp-stdio "COMMAND" an MCP server started as a process over stdio (repeatable); the answer's
+                        \`mcp\` field lists each server's state and tools
   --engine URL          an engine server (vLLM, llama-server): it samples; --model is then the
                         served model's name. Its API key: the environment variable LLAMA_ENGINE_API_KEY`;
 

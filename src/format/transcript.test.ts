@@ -106,3 +106,21 @@ describe('Transcript', () => {
     expect(() => new Transcript(tokenizer, options).appendEncoded({ role: 'user', content: 'x' }, [87])).toThrow(FormatError);
   });
 });
+
+describe('Transcript.rerender', () => {
+  const tool = (name: string) => ({ type: 'function', function: { name, description: `the ${name} tool`, parameters: { type: 'object', properties: {} } } });
+  it('writes the same messages under new options, as a transcript created with them would', () => {
+    const before: SystemOptions = { date: '2026-12-06', tools: [tool('first')] };
+    const after: SystemOptions = { date: '2026-12-06', tools: [tool('first'), tool('second')] };
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    const t = new Transcript(tokenizer, before, messages);
+    t.append({ role: 'assistant', content: '', raw: '{"name": "first", "parameters": {}}', stop: 'eom' } as Message);
+    t.append({ role: 'ipython', content: 'one' });
+    const kept = t.messages;
+    t.rerender(after);
+    expect(t.options).toEqual(after);
+    expect(t.messages).toEqual(kept);
+    expect(t.ids).toEqual(new Transcript(tokenizer, after, kept).ids);
+    expect(t.prompt()).toEqual(renderIds({ ...after, messages: kept, addGenerationPrompt: true }, tokenizer));
+  });
+});

@@ -6,8 +6,9 @@
  *
  * Invariants: `ids` equals renderIds() of the same options and messages without a generation
  * prompt, and `prompt()` equals renderIds() with one; turn order is checked per appended message
- * (the whole conversation is never checked or rendered again); the system block and its date are
- * the options given at creation, fixed for the transcript's life.
+ * (the whole conversation is never checked or rendered again) except by `rerender`, which writes the
+ * same messages under new system options (a tool list that changed mid-run); the system block and its
+ * date are the options given at creation or to the last `rerender`.
  */
 import { TurnOrder, normalizeRole } from './conversation';
 import { FormatError } from './errors';
@@ -109,6 +110,11 @@ export class Transcript {
     this.all.push(message.stop === 'eom' ? EOM : EOT);
     this.given.push(message);
     this.ends.push(this.all.length);
+  }
+
+  /** The same messages written again under `options`, in place (the engine prefills from the first id that changed). */
+  rerender(options: SystemOptions): void {
+    Object.assign(this, new Transcript(this.tokenizer, options, this.given));
   }
 
   /** The prompt for the next step: the transcript and the assistant header (a new array). */

@@ -28,6 +28,9 @@ import { ModelLoader, type LoadState } from './model-loader';
 import { LAST_CONVERSATION_KEY, LAST_MODEL_KEY, remembered } from './page-memory';
 import { samplingOf, type Settings, type SettingsStore } from './settings';
 import { ToolBox } from './tool-box';
+import { ExternalTools } from './external-tools';
+import { localMcpServerStore, type McpServerStore } from './mcp-server-store';
+import { McpServersView } from './views/mcp-servers-view';
 import { AllowedToolsView } from './views/allowed-tools-view';
 import { CachePanel } from './views/cache-panel';
 import { Composer } from './views/composer';
@@ -59,6 +62,8 @@ export interface ChatPageOptions {
   documents?: DocumentStore;
   /** Pre-select this model instead of the recommendation (e.g. from `?model=`). */
   initialModel?: string;
+  /** Keeps the MCP servers of Settings (default: this browser's localStorage). */
+  mcpServers?: McpServerStore;
 }
 
 const label = (id: string) => MODELS.find((m) => m.id === id)?.label ?? id;
@@ -69,6 +74,8 @@ export class ChatPage {
   readonly loader: ModelLoader;
   readonly library: ChatLibrary;
   readonly tools: ToolBox;
+  /** MCP servers from Settings → "MCP servers". */
+  readonly external = new ExternalTools();
   private settings: Settings;
   private readonly lastModel = remembered(LAST_MODEL_KEY);
   private readonly modelPanel: ModelPanel;
@@ -88,11 +95,12 @@ export class ChatPage {
     });
     this.tools = new ToolBox({ pyodideBaseUrl: o.pyodideBaseUrl, demoCorpusUrl: o.demoCorpusUrl, documentStore: o.documents ?? indexedDbDocumentStore() });
     const dialog = new ConfirmDialog();
+    const mcpView = new McpServersView(this.external, o.mcpServers ?? localMcpServerStore());
     this.session = new ChatSession({
       engine: o.engine,
       tokenizer: () => o.engine.tokenizer,
       model: () => this.loader.info,
-      tools: () => this.tools.tools(this.settings.tools, this.settings.proxyEndpoint, this.settings.searchAndMath),
+      tools: () => this.external.tools(this.tools.tools(this.settings.tools, this.settings.proxyEndpoint, this.settings.searchAndMath), (server, tool) => mcpView.enabled(server, tool)),
       settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep, confirmOnDevice: this.settings.confirmOnDevice }),
       confirm: (call, signal, where) => dialog.ask(call, signal, where),
       onClear: () => {
@@ -115,8 +123,9 @@ export class ChatPage {
       this.showReadiness();
     });
     const documents = new LocalDocumentsView(this.tools);
-    this.settingsPanel.el.append(new AllowedToolsView(this.session).el, documents.el);
+    this.settingsPanel.el.append(new AllowedToolsView(this.session).el, documents.el, mcpView.el);
     void documents.showRestored();
+    void mcpView.restore();
     const deletions = new QuestionDialog('delete-dialog');
     const askDelete = (q: Question) => deletions.ask(q);
     const cachePanel = new CachePanel(MODELS, o.modelsBaseUrl, (cached) => this.modelPanel.setCached(completeCachedIds(MODELS, cached, o.modelsBaseUrl)), askDelete);

@@ -44,8 +44,8 @@ export interface ChatSessionOptions {
   tokenizer: () => TextTokenizer | null;
   /** The loaded model (tool mode is refused for checkpoints not trained on it). */
   model: () => LoadedModelInfo | null;
-  /** The tools of the next run. */
-  tools: () => Tool[];
+  /** The tools of the next run; read again before each of its steps (MCP servers, WebMCP tools can change). */
+  tools: () => Tool[] | Promise<Tool[]>;
   settings: () => RunSettings;
   /** Asks the user about a call that needs confirmation; `signal` fires when the run stops first. */
   confirm: (call: ToolCall, signal: AbortSignal, where?: ToolDestination) => Promise<ConfirmAnswer>;
@@ -308,7 +308,7 @@ export class ChatSession {
       const tokenizer = this.o.tokenizer();
       if (!tokenizer) throw new EngineError('not_loaded', 'no model is loaded: load one first');
       const model = this.o.model();
-      const tools = this.o.tools();
+      const tools = await this.o.tools();
       rendered = renderedOptions(tools.length > 0 ? new ToolSet(tools).renderOptions() : null, this.rendered.date, this.o.today);
       transcript = this.transcriptAt(beforePath, tokenizer, rendered);
       transcript.append({ role: 'user', content: userText });
@@ -316,6 +316,7 @@ export class ChatSession {
         engine: this.o.engine,
         tokenizer,
         tools,
+        refreshTools: async () => await this.o.tools(),
         conversation: { ...rendered, messages: transcript.messages },
         transcript,
         maxSteps: settings.maxSteps,

@@ -39,3 +39,8 @@ it('an engine-url adds the engine server’s origin to connect-src (the engine w
   const csp = await hostCspSources({ ...inputs, engineUrl: 'https://gpu.example:8443/api/engine/' });
   expect(csp['connect-src']).toEqual(['https://assets.example', 'https://api.example', 'https://gpu.example:8443', 'https://huggingface.co', 'https://raw.githubusercontent.com']);
 });
+
+it('MCP servers add their origins to connect-src, once each; a URL that does not parse adds nothing', async () => {
+  const csp = await hostCspSources({ ...inputs, mcpServerUrls: ['https://mcp.example/mcp', 'https://mcp.example/other/mcp', 'http://127.0.0.1:3001/mcp', 'not a url'] });
+  expect(csp['connect-src']).toEqual(['https://assets.example', 'https://api.example', 'https://mcp.example', 'http://127.0.0.1:3001', 'https://huggingface.co', 'https://raw.githubusercontent.com']);
+});

@@ -10,7 +10,8 @@
  * - worker-src: blob: (the engine worker is a same-origin blob module that imports the real script,
  *   whose origin is checked here too) and data: (the Pyodide worker inside the sandbox frame).
  * - connect-src: the assets origin (model files, wasm, Pyodide's files), the tool proxy's origin
- *   (brave_search, wolfram_alpha), the engine server's (engine-url) and the origins of remote models' files.
+ *   (brave_search, wolfram_alpha), the engine server's (engine-url), the MCP servers' (mcp-servers,
+ *   addMcpServer) and the origins of remote models' files.
  */
 
 export type HostCspDirective = 'script-src' | 'worker-src' | 'connect-src';
@@ -27,17 +28,21 @@ export interface HostCspInputs {
   remoteModelUrls: readonly string[];
   /** The engine server the element's engine-url names (the engine worker fetches it). */
   engineUrl?: string;
+  /** The MCP servers the element connects to. */
+  mcpServerUrls?: readonly string[];
 }
 
 const origin = (url: string): string => new URL(url).origin;
 const unique = (items: string[]): string[] => [...new Set(items)];
+/** An MCP server's origin; a URL that does not parse is left out (adding that server fails with why). */
+const httpOrigin = (url: string): string[] => (URL.canParse(url) ? [origin(url)] : []);
 
 export async function hostCspSources(inputs: HostCspInputs): Promise<HostCsp> {
   const code = unique([origin(inputs.moduleUrl), origin(inputs.assetsBase)]);
   return {
     'script-src': [...code, "'wasm-unsafe-eval'", await sandboxFrameHash()],
     'worker-src': ['blob:', 'data:', ...code],
-    'connect-src': unique([origin(inputs.assetsBase), origin(inputs.proxyEndpoint), ...(inputs.engineUrl ? [origin(inputs.engineUrl)] : []), ...inputs.remoteModelUrls.map(origin)]),
+    'connect-src': unique([origin(inputs.assetsBase), origin(inputs.proxyEndpoint), ...(inputs.engineUrl ? [origin(inputs.engineUrl)] : []), ...(inputs.mcpServerUrls ?? []).flatMap(httpOrigin), ...inputs.remoteModelUrls.map(origin)]),
   };
 }
 

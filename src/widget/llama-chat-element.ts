@@ -19,12 +19,18 @@
  *   device          auto | webgpu | wasm, for ONNX models (default auto)
  *   autoload        load the model as soon as the element is connected
  *   heading         the title shown in the header (default "Assistant")
+ *   mcp-servers     MCP servers over Streamable HTTP, space-separated URLs (read once, when the element
+ *                   starts): their tools join the model's; the host's policy must allow their origins
+ *                   (cspSources lists them)
+ *   webmcp          offer the tools this page registered on document.modelContext (WebMCP, native or
+ *                   @mcp-b/webmcp-polyfill); read before every step of a run
  *
  * The header names the model with its download size and has Load model and New chat; Send is off
  * until the model is loaded (as on the chat page: the box says why), and a download over 100 MB is
  * confirmed first (download-plan.ts), whoever starts it — the Load button, `autoload` or `send()`.
  *
  * JS API: registerTool(spec) / unregisterTool(name) for the host's own tools (see CustomToolSpec),
+ * addMcpServer(url, {bearerToken, prefix, trustReadOnly}) for an MCP server (resolves to its state and tools),
  * addDocuments([{title, url, text}]) for the local search index, load(), send(text) (loads the model first if needed), stop(), clear(), messages. Events (bubbling,
  * composed, detail as listed):
  *   llama-load {state}          the load state changed (loading with progress, loaded, failed)
@@ -52,6 +58,8 @@ import { ModelLoader, type LoadState } from '../ui/model-loader';
 import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, samplingOf, type BuiltinToolId } from '../ui/settings';
 import { installStyles } from '../ui/styles';
 import { ToolBox } from '../ui/tool-box';
+import { ExternalTools, type HttpServerOptions } from '../ui/external-tools';
+import { pageModelContext } from '../tools/webmcp/webmcp-tools';
 import { Composer } from '../ui/views/composer';
 import { ConfirmDialog } from '../ui/views/confirm-dialog';
 import { ContextMeter } from '../ui/views/context-meter';
@@ -73,6 +81,9 @@ export class LlamaChatElement extends HTMLElement {
   private toolBox: ToolBox | null = null;
   private readonly pendingTools: CustomToolSpec[] = [];
   private readonly pendingDocuments: LocalDocument[] = [];
+  private readonly external = new ExternalTools();
+  /** The `mcp-servers` attribute's servers, connecting (a run waits for them). */
+  private attributeServers: Promise<unknown> | null = null;
   private ui: {
     title: HTMLElement;
     model: HTMLElement;
@@ -136,6 +147,29 @@ export class LlamaChatElement extends HTMLElement {
     return i >= 0;
   }
 
+  /**
+   * Adds an MCP server over Streamable HTTP (its URL is fixed here: nothing the model emits changes it)
+   * and connects it; resolves to its state, why it failed, and the tools it offers the model.
+   * A URL that is not absolute http(s), or that holds credentials, throws McpUrlError.
+   */
+  async addMcpServer(url: string, options: HttpServerOptions = {}): Promise<{ server: string; state: string; error?: string; tools: string[] }> {
+    const connection = await this.external.addHttpServer(url, options);
+    const offered = (await this.external.tools([])).filter((t) => connection.owns(t)).map((t) => t.name);
+    return { server: connection.spec.label, state: connection.state, ...(connection.lastError ? { error: connection.lastError } : {}), tools: offered };
+  }
+
+  /** The tools of a run (read again before each step): built-ins, host tools, MCP servers', WebMCP's. */
+  private async runTools() {
+    await this.attributeServers;
+    this.external.useWebMcp(this.hasAttribute('webmcp') ? pageModelContext(document) : null);
+    return this.external.tools(this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint(), this.searchAndMath()));
+  }
+
+  /** The `mcp-servers` attribute's URLs. */
+  private mcpServerUrls(): string[] {
+    return (this.getAttribute('mcp-servers') ?? '').split(/\s+/).filter(Boolean);
+  }
+
   /** Loads the model named by the `model` attribute (or the recommendation), or the `engine-url` server's. */
   async load(): Promise<LoadedModelInfo | null> {
     if (!this.loader || !this.engine) this.build();
@@ -176,6 +210,7 @@ export class LlamaChatElement extends HTMLElement {
       proxyEndpoint: this.proxyEndpoint(),
       remoteModelUrls: MODELS.flatMap((m) => (m.backend === 'webllm' ? [m.modelUrl, m.modelLib] : [])),
       ...(this.engineUrl() ? { engineUrl: this.engineUrl()! } : {}),
+      mcpServerUrls: [...this.mcpServerUrls(), ...this.external.mcp.all.map((c) => c.spec.label)],
     });
   }
 
@@ -305,6 +340,7 @@ export class LlamaChatElement extends HTMLElement {
     const sandboxHost = h('div', { class: 'sandbox-host', hidden: true });
     this.toolBox = new ToolBox({ pyodideBaseUrl: `${base}pyodide/`, container: sandboxHost, demoCorpusUrl: `${base}${DEMO_CORPUS_PUBLIC_PATH}` });
     for (const spec of this.pendingTools.splice(0)) this.toolBox.register(spec);
+    this.attributeServers = Promise.allSettled(this.mcpServerUrls().map((url) => this.external.addHttpServer(url)));
     if (this.pendingDocuments.length) void this.toolBox.addDocuments(this.pendingDocuments.splice(0)).catch(() => {});
     const dialog = new ConfirmDialog();
     const engine = this.engine;
@@ -312,7 +348,7 @@ export class LlamaChatElement extends HTMLElement {
       engine,
       tokenizer: () => engine.tokenizer,
       model: () => this.loader?.info ?? null,
-      tools: () => this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint(), this.searchAndMath()),
+      tools: () => this.runTools(),
       settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep }),
       confirm: (call, signal, where) => dialog.ask(call, signal, where),
       onClear: () => {
@@ -405,6 +441,7 @@ export class LlamaChatElement extends HTMLElement {
   private dispose(): void {
     this.session?.stop();
     this.toolBox?.dispose();
+    void this.external.close(); // its MCP connections end with the engine; a reconnected element connects its attribute's again
     this.engine?.terminate();
     this.engine = null;
     this.loader = null;

@@ -153,6 +153,8 @@ describe('<llama-chat> from a second origin', () => {
     expect(widgetOrigin.requests).toEqual(expect.arrayContaining(['/llama-chat.js', '/models/llama-3.1-tokenizer/tokenizer.json', '/ort/ort-wasm-simd-threaded.asyncify.wasm']));
     // The engine worker (here the test entry's) comes from the widget's origin too.
     expect(widgetOrigin.requests.some((p) => /^\/assets\/engine-test\.worker-.*\.js$/.test(p))).toBe(true);
+    // The MCP client is a chunk of its own, loaded only when the element has an MCP server.
+    expect(widgetOrigin.requests.filter((p) => /mcp-sdk/.test(p))).toEqual([]);
     expect(outside).toEqual([]);
     await page.locator('llama-chat').scrollIntoViewIfNeeded();
     await screenshot(page, 'widget-in-host');

@@ -12,27 +12,35 @@ import { printJson, readJsonFile, type CliIo } from '../io';
 import { cliEngineOptions, cliModelRef, loadError, MODEL_FLAGS } from '../model-ref';
 import { nodeTools, type NodeToolOptions } from '../node-tools';
 import { parseToolProvider, TOOL_PROVIDERS } from '../../tools/tool-provider';
+import type { McpServerSpec } from '../../tools/mcp/mcp-connection';
+import { connectMcp, MCP_FLAGS, mcpServerSpecs, type CliMcp } from '../cli-mcp';
 
 /**
  * `ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] [--tools auto|service|local]
- * [--docs DIR] "question"`: the unforced loop in Node, greedy (on an engine server: greedy as the
+ * [--docs DIR] [--mcp URL]... [--mcp-stdio "COMMAND"]... "question"`: the unforced loop in Node, greedy (on an engine server: greedy as the
  * server samples). Tools are the real ones (through TOOL_PROXY_URL; with `auto`, the default, the local
  * index and local math answer when the proxy has no key or is not running), or with --results the
- * recorded answers of FILE. Calls are
- * confirmed: asking the CLI is the user's consent. Prints {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}.
+ * recorded answers of FILE; the tools of the MCP servers the flags name join them (cli-mcp.ts). Calls are
+ * confirmed: asking the CLI is the user's consent. Prints {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]},
+ * and `mcp` (each server's state and tools) when MCP servers were named.
  */
 export async function ask(args: string[], io: CliIo): Promise<void> {
-  const options = readOptions(args);
+  const options = readOptions(args, io.env);
   const engine = createNodeEngine(undefined, cliEngineOptions(io.env));
   await engine.load(options.model).catch((e: unknown) => {
     throw loadError(e);
   });
+  const base = options.results ? recordedTools(parseRecording(readJsonFile(options.results))) : nodeTools(options.tools, io.env);
+  let mcp: CliMcp | null = null;
   try {
+    if (options.mcp.length > 0) mcp = await connectMcp(options.mcp, base, io);
+    const live = mcp;
     const events = await collect(
       runAgent({
         engine,
         tokenizer: loadTokenizer(),
-        tools: options.results ? recordedTools(parseRecording(readJsonFile(options.results))) : nodeTools(options.tools, io.env),
+        tools: live ? await live.tools() : base,
+        ...(live ? { refreshTools: () => live.tools() } : {}),
         conversation: { messages: [{ role: 'user', content: options.question }] },
         sampling: { temperature: 0 },
         confirm: async () => true,
@@ -42,8 +50,9 @@ export async function ask(args: string[], io: CliIo): Promise<void> {
     const error = ofType(events, 'error')[0];
     if (error) throw new CliError(`${error.error.code}: ${error.error.message}`);
     const finish = ofType(events, 'finish')[0]!;
-    printJson(io, { answer: finish.text, finish: finish.reason, steps: stepsOf(events) });
+    printJson(io, { answer: finish.text, finish: finish.reason, steps: stepsOf(events), ...(mcp ? { mcp: await mcp.report() } : {}) });
   } finally {
+    await mcp?.close();
     await engine.unload();
   }
 }
@@ -57,8 +66,8 @@ function stepsOf(events: AgentEvent[]) {
   }));
 }
 
-function readOptions(args: string[]): { model: ModelRef; results?: string; question: string; tools: NodeToolOptions } {
-  const { values, positionals } = parseCliArgs(args, { ...MODEL_FLAGS, results: { type: 'string' }, tools: { type: 'string' }, docs: { type: 'string' } });
+function readOptions(args: string[], env: NodeJS.ProcessEnv): { model: ModelRef; results?: string; question: string; tools: NodeToolOptions; mcp: McpServerSpec[] } {
+  const { values, positionals } = parseCliArgs(args, { ...MODEL_FLAGS, ...MCP_FLAGS, results: { type: 'string' }, tools: { type: 'string' }, docs: { type: 'string' } });
   const results = values.results;
   const question = positionals.join(' ').trim();
   if (!question) throw new CliError('missing the question');
@@ -66,5 +75,5 @@ function readOptions(args: string[]): { model: ModelRef; results?: string; quest
   if (!provider) throw new CliError(`--tools: expected ${TOOL_PROVIDERS.join(', ')}, got "${values.tools}"`);
   if (values.docs !== undefined && !statSync(values.docs, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--docs: ${values.docs} is not a directory`);
   const tools: NodeToolOptions = { provider, ...(values.docs ? { docsDir: values.docs } : {}) };
-  return { model: cliModelRef(values, 'micro'), question, tools, ...(results ? { results } : {}) };
+  return { model: cliModelRef(values, 'micro'), question, tools, mcp: mcpServerSpecs(values, env), ...(results ? { results } : {}) };
 }
