@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serveMcpOverHttp, type HttpMcpServer } from '../support/mcp-test-server';
 import { startBrowserStack } from './harness';
-import { ask, blockOutside, forcedIds, loadTinyModel, recordSteps, waitForChatPage } from './pages/ui-support';
+import { ask, blockOutside, CHAT_TEST_PAGE, forcedIds, loadTinyModel, recordSteps, waitForChatPage } from './pages/ui-support';
 import { suiteStack } from './suite-stack';
 
 const stack = suiteStack(startBrowserStack);
@@ -24,7 +24,7 @@ beforeAll(async () => {
   page.setDefaultTimeout(60_000);
   page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
   page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
-  await page.goto(`${stack.vite.url}/?test-hooks`);
+  await page.goto(`${stack.vite.url}${CHAT_TEST_PAGE}`);
   await waitForChatPage(page);
 }, 120_000);
 afterAll(async () => {

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { widgetBuildConfig } from '../../vite.widget.config';
 import { BAKERY_HOURS, serveMcpOverHttp, type HttpMcpServer } from '../support/mcp-test-server';
 import { launchBrowser, ROOT } from './harness';
+import type { TestLlamaChatElement } from './hooks/widget-test-entry';
 import { blockOutside, forcedIds, startStaticServer, type StaticServer } from './pages/ui-support';
 
 const outDir = mkdtempSync(join(tmpdir(), 'llama-widget-mcp-build-'));
@@ -24,11 +25,11 @@ let page: Page;
 let outside: string[];
 const logs: string[] = [];
 
-/** The host: the polyfill, the widget (micro model, test hooks, WebMCP on, our MCP server), three WebMCP tools. */
+/** The host: the polyfill, the widget (its test build: micro model, WebMCP on, our MCP server), three WebMCP tools. */
 function hostPage(): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>host</title></head><body>
 <script src="/polyfill/index.iife.js"></script>
-<llama-chat test-hooks webmcp tools="none" model="micro-llama" device="wasm" mcp-servers="${mcp.url}"></llama-chat>
+<llama-chat webmcp tools="none" model="micro-llama" device="wasm" mcp-servers="${mcp.url}"></llama-chat>
 <script type="module" src="${widgetOrigin.url}/llama-chat.js"></script>
 <script type="module">
   window.hostCalls = [];
@@ -55,7 +56,7 @@ async function askForced(p: Page, question: string, ...steps: string[]) {
   const done = p.evaluate(
     (ids) =>
       new Promise<{ text: string; reason: string; results: Array<{ name: string; content: string; isError: boolean }>; prompts: string[] }>((resolve) => {
-        const chat = document.querySelector('llama-chat')!;
+        const chat = document.querySelector('llama-chat') as TestLlamaChatElement;
         const results: Array<{ name: string; content: string; isError: boolean }> = [];
         const prompts: string[] = [];
         const onEvent = (e: Event) => {
@@ -75,7 +76,8 @@ async function askForced(p: Page, question: string, ...steps: string[]) {
 }
 
 beforeAll(async () => {
-  await build({ ...widgetBuildConfig({ outDir, copyAssets: false }), logLevel: 'error' });
+  // The test entry: the product element on the test engine worker (forced runs).
+  await build({ ...widgetBuildConfig({ outDir, copyAssets: false, entry: join(ROOT, 'tests/browser/hooks/widget-test-entry.ts') }), logLevel: 'error' });
   mcp = await serveMcpOverHttp(undefined, { cors: true });
   widgetOrigin = await startStaticServer({ cors: true, mounts: [['/models/', join(ROOT, 'models')], ['/ort/', join(ROOT, 'public/ort')], ['/', outDir]] });
   hostOrigin = await startStaticServer({ mounts: [['/polyfill/', join(ROOT, 'node_modules/@mcp-b/webmcp-polyfill/dist')]], pages: { '/': hostPage } });
