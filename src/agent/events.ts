@@ -4,6 +4,7 @@
  */
 import type { GenerateStats, SerializedError, StopReason } from '../engine/contract';
 import type { Message, ToolCall } from '../format/types';
+import type { DroppedRange } from './context-policy';
 
 export type FinishReason =
   | 'done' // a plain answer ended with <|eot_id|>
@@ -44,8 +45,16 @@ export type AgentEvent =
       /** The exact prompt of this step: ids and text (special tokens by name, decoded when read). */
       prompt: { ids: number[]; readonly text: string };
     }
-  /** `contextTokens`: the transcript's length after the run (what the KV cache holds), null when it could not be built. */
-  | { type: 'finish'; reason: FinishReason; text: string; messages: Message[]; steps: number; contextTokens: number | null }
+  /**
+   * Before step `step`, earlier messages left the model's context to make room (the context policy):
+   * `messages` are those that left now, `dropped` all that are out (indices into the run's messages).
+   */
+  | { type: 'context-dropped'; step: number; dropped: DroppedRange; messages: Message[]; tokensBefore: number; tokensAfter: number }
+  /**
+   * `contextTokens`: the context's length after the run (what the KV cache holds), null when it could
+   * not be built; `messages` are all of them, `dropped` those out of the context.
+   */
+  | { type: 'finish'; reason: FinishReason; text: string; messages: Message[]; steps: number; contextTokens: number | null; dropped: DroppedRange }
   | { type: 'error'; error: SerializedError };
 
 /** A call's id within one run: `${step}.${index}`, the step that made it and its place among that step's calls. */

@@ -3,7 +3,9 @@
  * calls in order, one ipython turn each → continue in the same assistant turn. The transcript
  * (format/transcript.ts) is rendered once and grows by what each step emitted (its ids, never
  * re-encoded) and each tool result (encoded once), so every step's prompt extends the previous one,
- * nothing is rendered twice, and the engine prefills only what was appended.
+ * nothing is rendered twice, and the engine prefills only what was appended. With a known context
+ * window, the context policy (context-policy.ts) makes room before a step that would not fit, by
+ * dropping whole earlier exchanges from what the model sees (never from the messages the run returns).
  */
 import { LOOP_TEXTS } from '../tools/failure-texts';
 import { callbackStream } from '../engine/callback-stream';
@@ -12,6 +14,8 @@ import { EngineError, isAbortError, serializeError } from '../engine/errors';
 import { PYTHON_TAG_TEXT } from '../format/special-tokens';
 import { conversationSystemOptions } from '../format/system-options';
 import { Transcript } from '../format/transcript';
+import { type ContextPolicy, NOTHING_DROPPED } from './context-policy';
+import { ContextTranscript, stepRoom } from './context-transcript';
 import type { Conversation, EmittedMessage, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
 import { callId, type AgentEvent, type FinishReason } from './events';
@@ -55,6 +59,8 @@ export interface RunAgentOptions {
   logitsProcessors?: (step: number) => LogitsProcessorSpec[] | undefined;
   /** Constrain calls to the offered tools and their schemas (default true; false: the model writes calls freely). */
   constrainCalls?: boolean;
+  /** What to drop when a step would not fit the model's context window (default `rolling`; needs `model`). */
+  contextPolicy?: ContextPolicy;
   /** Replay: a recorded result for a call, used instead of running the tool. */
   recordedResult?: (call: ToolCall, step: number, index: number) => string | undefined;
 }
@@ -76,14 +82,17 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
   const budget = deadline(cfg.timeBudgetMs);
   const signal = o.signal ? AbortSignal.any([o.signal, budget.signal]) : budget.signal;
   const endReason = (): FinishReason => (o.signal?.aborted ? 'aborted' : 'time_budget');
-  let transcript: Transcript | null = null;
+  let transcript: ContextTranscript | null = null;
   let answer = '';
   let step = 0;
   let previousWasEmptyEom = false;
 
   const finish = (reason: FinishReason) => {
     budget.clear();
-    emit({ type: 'finish', reason, text: answer, messages: transcript?.messages ?? [...o.conversation.messages], steps: step, contextTokens: transcript?.length ?? null });
+    emit({
+      type: 'finish', reason, text: answer, messages: transcript?.messages ?? [...o.conversation.messages], steps: step,
+      contextTokens: transcript?.length ?? null, dropped: transcript?.dropped ?? NOTHING_DROPPED,
+    });
   };
 
   try {
@@ -96,14 +105,19 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
     for (const tool of tools.all()) void tool.warm?.().catch(() => {});
     // The system block (tools, date) is decided here once: a block that changed mid-run would invalidate the KV cache.
     const options = conversationSystemOptions(o.conversation, tools.size > 0 ? tools.renderOptions() : null);
-    transcript = o.transcript ?? new Transcript(o.tokenizer, options, o.conversation.messages);
+    const full = o.transcript ?? new Transcript(o.tokenizer, options, o.conversation.messages);
+    const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
+    const window = o.model?.contextWindow;
+    const fit = window !== undefined ? { policy: o.contextPolicy ?? 'rolling', budget: { window, room: Math.min(window - 1, stepRoom(full, maxTokens)) } } : null;
+    transcript = new ContextTranscript(full, o.tokenizer, fit);
     const t = transcript;
 
-    const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
     // Calls can only name these tools, with valid arguments; dropped for the run if the engine cannot follow it.
     let constraint: ToolCallConstraint | undefined = tools.size > 0 && o.constrainCalls !== false ? tools.constraint() : undefined;
     while (step < cfg.maxSteps) {
       if (signal.aborted) return finish(endReason());
+      const drop = t.fit();
+      if (drop) emit({ type: 'context-dropped', step, ...drop });
       const ids = t.prompt();
       emit({ type: 'step-start', step, promptTokens: ids.length });
       // A step that loops is stopped by its guard; the run's signal stays untouched.
@@ -198,7 +212,7 @@ function assistantMessage(step: Step, stop: 'eom' | 'eot'): EmittedMessage {
 }
 
 /** A step's prompt: its ids, and its text decoded only when something reads it (the Inspector). */
-function lazyPrompt(ids: number[], transcript: Transcript): { ids: number[]; readonly text: string } {
+function lazyPrompt(ids: number[], transcript: { text(ids: readonly number[]): string }): { ids: number[]; readonly text: string } {
   let text: string | undefined;
   return {
     ids,
