@@ -27,6 +27,11 @@ export const POLICY_LABELS: Readonly<Record<ContextPolicy, string>> = {
   stop: 'Stop: end the chat when it is full',
 };
 
+/** A policy's name, or null for anything else. */
+export function parseContextPolicy(value: unknown): ContextPolicy | null {
+  return CONTEXT_POLICIES.find((p) => p === value) ?? null;
+}
+
 /** Messages `from` (inclusive) to `to` (exclusive) are out of the context; empty when `from === to`. */
 export interface DroppedRange {
   from: number;

@@ -33,16 +33,14 @@ export interface ContextDrop {
 export class ContextTranscript {
   private context: Transcript;
   private range: DroppedRange = NOTHING_DROPPED;
-  private readonly movable: number;
+  private movable: number | null = null;
 
   /** `full`: the whole conversation, rendered; it is grown in place. Without `fit` nothing is ever dropped. */
   constructor(
     readonly full: Transcript,
-    tokenizer: TextTokenizer,
     private readonly settings: ContextFit | null,
+    private readonly tokenizer: TextTokenizer,
   ) {
-    const tools = full.options.tools ?? [];
-    this.movable = tools.length > 0 ? tokenizer.encode(customToolsUserContent(tools, '')).length : 0;
     this.context = full;
     // What earlier steps dropped; the next fit() makes room for the prompt after the last message.
     const plan = this.plan(Math.max(0, full.messages.length - 1));
@@ -109,9 +107,14 @@ export class ContextTranscript {
     return { dropped: plan.dropped, messages, tokensBefore, tokensAfter: this.context.length };
   }
 
+  /** Null when nothing can have to go: no window, or the whole transcript leaves the room. */
   private plan(until?: number): ContextPlan | null {
     if (!this.settings) return null;
+    const { window, room } = this.settings.budget;
+    if (this.full.length + room <= window) return null;
     const roles = this.full.messages.map((m) => normalizeRole(m.role));
+    const tools = this.full.options.tools ?? [];
+    this.movable ??= tools.length > 0 ? this.tokenizer.encode(customToolsUserContent(tools, '')).length : 0;
     return planContext({ roles, tokens: this.full.messageTokens(), fixed: this.full.fixedTokens, movable: this.movable }, this.settings.budget, this.settings.policy, until);
   }
 
@@ -121,9 +124,13 @@ export class ContextTranscript {
   }
 }
 
-/** The room a step needs after the transcript: the assistant header and the step's token limit. */
-export function stepRoom(transcript: Transcript, maxTokens: number): number {
-  return transcript.promptHeaderTokens + maxTokens;
+/**
+ * How a run fits its steps into `window` (null when the window is unknown): the room a step needs
+ * after the transcript is the assistant header and the step's token limit.
+ */
+export function contextFit(transcript: Transcript, window: number | undefined, maxTokens: number, policy: ContextPolicy): ContextFit | null {
+  if (window === undefined) return null;
+  return { policy, budget: { window, room: Math.min(window - 1, transcript.promptHeaderTokens + maxTokens) } };
 }
 
 function overflow(settings: ContextFit, plan: ContextPlan, tokens: number): EngineError {

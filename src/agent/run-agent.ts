@@ -15,7 +15,7 @@ import { PYTHON_TAG_TEXT } from '../format/special-tokens';
 import { conversationSystemOptions } from '../format/system-options';
 import { Transcript } from '../format/transcript';
 import { type ContextPolicy, NOTHING_DROPPED } from './context-policy';
-import { ContextTranscript, stepRoom } from './context-transcript';
+import { ContextTranscript, contextFit } from './context-transcript';
 import type { Conversation, EmittedMessage, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
 import { callId, type AgentEvent, type FinishReason } from './events';
@@ -107,9 +107,7 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
     const options = conversationSystemOptions(o.conversation, tools.size > 0 ? tools.renderOptions() : null);
     const full = o.transcript ?? new Transcript(o.tokenizer, options, o.conversation.messages);
     const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
-    const window = o.model?.contextWindow;
-    const fit = window !== undefined ? { policy: o.contextPolicy ?? 'rolling', budget: { window, room: Math.min(window - 1, stepRoom(full, maxTokens)) } } : null;
-    transcript = new ContextTranscript(full, o.tokenizer, fit);
+    transcript = new ContextTranscript(full, contextFit(full, o.model?.contextWindow, maxTokens, o.contextPolicy ?? 'rolling'), o.tokenizer);
     const t = transcript;
 
     // Calls can only name these tools, with valid arguments; dropped for the run if the engine cannot follow it.

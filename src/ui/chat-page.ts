@@ -93,7 +93,7 @@ export class ChatPage {
       tokenizer: () => o.engine.tokenizer,
       model: () => this.loader.info,
       tools: () => this.tools.tools(this.settings.tools, this.settings.proxyEndpoint, this.settings.searchAndMath),
-      settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep }),
+      settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep, contextPolicy: this.settings.contextPolicy }),
       confirm: (call, signal) => dialog.ask(call, signal),
       onClear: () => {
         this.tools.resetPython();

@@ -309,3 +309,48 @@ describe('ChatSession sampling', () => {
     expect(seen).toEqual([0.9, 0]);
   });
 });
+
+describe('ChatSession context policy', () => {
+  function small(policy: 'rolling' | 'stop') {
+    const forcing = withScriptedSteps(engine);
+    const s = new ChatSession({
+      engine: forcing,
+      tokenizer: () => tokenizer,
+      model: () => ({ ...model, contextWindow: 400 }),
+      tools: () => [weather],
+      settings: () => ({ sampling: { temperature: 0 }, maxSteps: 4, maxTokensPerStep: 64, contextPolicy: policy }),
+      confirm: async () => 'always',
+    });
+    const events: SessionEvent[] = [];
+    s.on((e) => events.push(e));
+    const ask = async (city: string) => {
+      forcing.forceNextRun([`{"name": "get_weather", "parameters": {"city": "${city}"}}<|eot_id|>`, `Sunny in ${city}, as the forecast said.<|eot_id|>`].map((x) => scriptIds(x, tokenizer)));
+      await s.send(`Weather in ${city}?`);
+    };
+    return { s, events, ask };
+  }
+  const CITIES = ['Paris', 'Oslo', 'Rome', 'Lima', 'Cairo', 'Tokyo', 'Quito', 'Perth'];
+
+  it('rolling: every turn is answered and kept; context() names what is out and stays inside the window', async () => {
+    const { s, events, ask } = small('rolling');
+    for (const city of CITIES) await ask(city);
+    expect(ends(events).map((e) => [e.reason, e.kept])).toEqual(CITIES.map(() => ['done', true]));
+    expect(s.transcript).toHaveLength(CITIES.length * 4);
+    const context = s.context()!;
+    expect(context.dropped.from).toBe(0);
+    expect(context.dropped.to % 4).toBe(0); // whole turns
+    expect(context.dropped.to).toBeGreaterThan(0);
+    expect(context.tokens).toBeLessThanOrEqual(400);
+    const drops = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'context-dropped' ? [e.event] : []));
+    expect(drops.length).toBeGreaterThan(0);
+    expect(drops.at(-1)!.dropped).toEqual(context.dropped);
+  });
+
+  it('stop: the turn that would not fit is not kept and says why (context_overflow)', async () => {
+    const { s, events, ask } = small('stop');
+    for (const city of CITIES) await ask(city);
+    const failed = ends(events).find((e) => !e.kept)!;
+    expect(failed).toMatchObject({ reason: 'error', error: { code: 'context_overflow', message: expect.stringContaining('the context policy is "stop"') } });
+    expect(s.context()!.dropped).toEqual({ from: 0, to: 0 });
+  });
+});

@@ -16,7 +16,10 @@
  * the tools fresh state (a new Python interpreter), so nothing one conversation planted reaches another.
  */
 import type { AgentEvent, FinishReason } from '../agent/events';
+import { NOTHING_DROPPED, type ContextPolicy, type DroppedRange } from '../agent/context-policy';
+import { ContextTranscript, contextFit } from '../agent/context-transcript';
 import { runAgent } from '../agent/run-agent';
+import { stepTokenCap } from '../agent/step-cap';
 import { ToolSet } from '../agent/tool-set';
 import type { EngineLike, LoadedModelInfo, SamplingParams, SerializedError } from '../engine/contract';
 import { EngineError, serializeError } from '../engine/errors';
@@ -33,6 +36,8 @@ export interface RunSettings {
   sampling: SamplingParams;
   maxSteps: number;
   maxTokensPerStep: number;
+  /** What goes when a step would not fit the window (default `rolling`). */
+  contextPolicy?: ContextPolicy;
 }
 
 export interface ChatSessionOptions {
@@ -94,6 +99,8 @@ export class ChatSession {
   private rendered: RenderedOptions = {};
   /** The last branch rendered (after a run: the run's own transcript), grown and sliced rather than rendered again. */
   private shown: Rendered | null = null;
+  /** The last context() answer and what it was computed for (a branch renders again only when it changed). */
+  private seen: { key: string; value: { tokens: number; dropped: DroppedRange } } | null = null;
   /** Bumped by clear() and restore(): a run that started before either writes nothing back. */
   private epoch = 0;
 
@@ -204,18 +211,35 @@ export class ChatSession {
   }
 
   /**
-   * Tokens the shown branch takes in the context: its transcript's length, without a generation
-   * prompt (after a run, what the KV cache holds: the last prompt, the emitted ids and the stop id);
-   * null before a tokenizer is there, or when the branch is not renderable on its own (a stopped
-   * call still waiting on its result).
+   * Tokens the shown branch takes in the context: what the model sees of its transcript, without a
+   * generation prompt (after a run, what the KV cache holds: the last prompt, the emitted ids and the
+   * stop id); null before a tokenizer is there, or when the branch is not renderable on its own (a
+   * stopped call still waiting on its result).
    */
   contextTokens(): number | null {
+    return this.context()?.tokens ?? null;
+  }
+
+  /**
+   * The shown branch as the model sees it with the loaded model's window and the settings' policy:
+   * its tokens and the messages out of the context (indices into `transcript`); null as for contextTokens().
+   */
+  context(): { tokens: number; dropped: DroppedRange } | null {
     const tokenizer = this.o.tokenizer();
     if (!tokenizer) return null;
     const path = this.tree.activePath();
-    if (path.length === 0) return 0;
+    if (path.length === 0) return { tokens: 0, dropped: NOTHING_DROPPED };
+    const window = this.o.model()?.contextWindow;
+    const settings = this.o.settings();
+    const maxTokens = stepTokenCap(settings.maxTokensPerStep, window);
+    const policy = settings.contextPolicy ?? 'rolling';
+    const key = JSON.stringify([path.map((n) => n.id), window, maxTokens, policy, this.rendered]);
+    if (this.seen?.key === key) return this.seen.value;
     try {
-      return this.transcriptAt(path, tokenizer, this.rendered).length;
+      const full = this.transcriptAt(path, tokenizer, this.rendered);
+      const seen = new ContextTranscript(full, contextFit(full, window, maxTokens, policy), tokenizer);
+      this.seen = { key, value: { tokens: seen.length, dropped: seen.dropped } };
+      return this.seen.value;
     } catch {
       return null;
     }
@@ -296,6 +320,7 @@ export class ChatSession {
         transcript,
         maxSteps: settings.maxSteps,
         maxTokensPerStep: settings.maxTokensPerStep,
+        contextPolicy: settings.contextPolicy,
         // A model's own sampling (the micro model is greedy) wins over the user's defaults.
         sampling: { ...settings.sampling, ...(model?.sampling ?? {}) },
         signal: controller.signal,

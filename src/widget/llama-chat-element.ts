@@ -50,6 +50,7 @@ import { recordCspViolations } from '../ui/host-probe';
 import { explainLoadFailure } from '../ui/load-failure';
 import { modelChoices, type ModelChoices } from '../ui/model-choices';
 import { ModelLoader, type LoadState } from '../ui/model-loader';
+import { parseContextPolicy, type ContextPolicy } from '../agent/context-policy';
 import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, samplingOf, type BuiltinToolId } from '../ui/settings';
 import { installStyles } from '../ui/styles';
 import { ToolBox } from '../ui/tool-box';
@@ -224,6 +225,11 @@ export class LlamaChatElement extends HTMLElement {
     return parseToolProvider(this.getAttribute('search-and-math')) ?? 'auto';
   }
 
+  /** `context-policy`: rolling (default), keep-first or stop (agent/context-policy.ts). */
+  private get contextPolicy(): ContextPolicy {
+    return parseContextPolicy(this.getAttribute('context-policy')) ?? 'rolling';
+  }
+
   private proxyEndpoint(): string {
     return this.getAttribute('proxy-endpoint') || new URL('/api/tools/', this.assetsBase()).href;
   }
@@ -311,7 +317,7 @@ export class LlamaChatElement extends HTMLElement {
       tokenizer: () => engine.tokenizer,
       model: () => this.loader?.info ?? null,
       tools: () => this.toolBox!.tools(this.enabledTools(), this.proxyEndpoint(), this.searchAndMath()),
-      settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep }),
+      settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep, contextPolicy: this.contextPolicy }),
       confirm: (call, signal) => dialog.ask(call, signal),
       onClear: () => {
         this.toolBox?.resetPython();
