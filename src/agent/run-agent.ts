@@ -22,7 +22,7 @@ import { callId, type AgentEvent, type FinishReason } from './events';
 import { DEFAULT_REPETITION, RepetitionGuard, type RepetitionOptions } from './repetition-guard';
 import { runStep, type Step } from './run-step';
 import { runToolCall } from './run-tool-call';
-import { stepTokenCap } from './step-cap';
+import { DEFAULT_MAX_TOKENS_PER_STEP, stepTokenCap } from './step-cap';
 import { ToolSet } from './tool-set';
 
 export interface RunAgentOptions {
@@ -65,7 +65,7 @@ export interface RunAgentOptions {
   recordedResult?: (call: ToolCall, step: number, index: number) => string | undefined;
 }
 
-const DEFAULTS = { maxSteps: 8, toolTimeoutMs: 10_000, timeBudgetMs: 300_000, maxTokensPerStep: 1024, maxResultTokens: 1500 };
+const DEFAULTS = { maxSteps: 8, toolTimeoutMs: 10_000, timeBudgetMs: 300_000, maxTokensPerStep: DEFAULT_MAX_TOKENS_PER_STEP, maxResultTokens: 1500 };
 
 const NOTHING_CALLABLE = { error: LOOP_TEXTS.nothingCallable() };
 
