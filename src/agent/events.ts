@@ -14,6 +14,8 @@ export type FinishReason =
   | 'time_budget' // the loop's total time ran out
   | 'no_progress' // <|eom_id|> with nothing callable, twice in a row
   | 'repetition' // a step kept repeating one block of tokens and was stopped (agent/repetition-guard.ts)
+  | 'unreadable_call' // the model wrote a call the app could not read: nothing of that step ran
+  | 'app_failure' // the app could not run a call (tools/app-failure.ts); the model was not told
   | 'error'; // see the preceding `error` event
 
 export type AgentEvent =
@@ -27,8 +29,11 @@ export type AgentEvent =
     }
   | { type: 'tool-call'; step: number; callId: string; call: ToolCall }
   | { type: 'confirmation-request'; step: number; callId: string; call: ToolCall }
-  /** `source`: who answered, when not the service the tool is named after (e.g. "local math"). */
-  | { type: 'tool-result'; step: number; callId: string; name: string; content: string; isError: boolean; durationMs: number; source?: string }
+  /**
+   * `source`: who answered, when not the service the tool is named after (e.g. "local math");
+   * `failure`: the call did not run and the turn ends here (its `content` is what the transcript keeps).
+   */
+  | { type: 'tool-result'; step: number; callId: string; name: string; content: string; isError: boolean; durationMs: number; source?: string; failure?: CallFailure }
   | {
       type: 'step-finish';
       step: number;
@@ -56,6 +61,15 @@ export type AgentEvent =
    */
   | { type: 'finish'; reason: FinishReason; text: string; messages: Message[]; steps: number; contextTokens: number | null; dropped: DroppedRange }
   | { type: 'error'; error: SerializedError };
+
+/**
+ * Why a call did not run, for the user (the model never reads `message`): the app could not read it,
+ * the app failed running it, or another call of its message did not run.
+ */
+export interface CallFailure {
+  kind: 'unreadable_call' | 'app_failure' | 'not_run';
+  message: string;
+}
 
 /** A call's id within one run: `${step}.${index}`, the step that made it and its place among that step's calls. */
 export function callId(step: number, index: number): string {

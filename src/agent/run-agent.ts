@@ -18,7 +18,9 @@ import { type ContextPolicy, NOTHING_DROPPED } from './context-policy';
 import { ContextTranscript, contextFit } from './context-transcript';
 import type { Conversation, EmittedMessage, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
-import { callId, type AgentEvent, type FinishReason } from './events';
+import { callId, type AgentEvent, type CallFailure, type FinishReason } from './events';
+import { AppFailure } from '../tools/app-failure';
+import { pythonJson } from '../format/python-json';
 import { DEFAULT_REPETITION, RepetitionGuard, type RepetitionOptions } from './repetition-guard';
 import { runStep, type Step } from './run-step';
 import { runToolCall } from './run-tool-call';
@@ -86,6 +88,13 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
   let answer = '';
   let step = 0;
   let previousWasEmptyEom = false;
+
+  /** A call the loop does not run: its card says why, and the transcript keeps a result for it (LOOP_TEXTS). */
+  const notRun = (callStep: number, index: number, call: ToolCall, failure: CallFailure) => {
+    const content = { error: LOOP_TEXTS.notRun() };
+    emit({ type: 'tool-result', step: callStep, callId: callId(callStep, index), name: toolName(call), content: pythonJson(content), isError: true, durationMs: 0, failure });
+    transcript!.append({ role: 'ipython', content });
+  };
 
   const finish = (reason: FinishReason) => {
     budget.clear();
@@ -161,10 +170,16 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       }
       previousWasEmptyEom = false;
 
+      // A call the app could not read ends the turn: no call of that step runs, and the model reads nothing more.
+      const unreadable = toolCalls.some((c) => c.kind === 'invalid');
       for (const [index, call] of toolCalls.entries()) {
         const id = callId(step - 1, index);
         emit({ type: 'tool-call', step: step - 1, callId: id, call });
         const started = performance.now();
+        if (unreadable && call.kind !== 'invalid') {
+          notRun(step - 1, index, call, NOT_RUN);
+          continue;
+        }
         const recorded = o.recordedResult?.(call, step - 1, index);
         const counter = lastCountKept(o.tokenizer);
         let outcome: { content: string; isError: boolean; source?: string };
@@ -182,6 +197,15 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
                   onConfirmationRequest: () => emit({ type: 'confirmation-request', step: step - 1, callId: id, call }),
                 });
         } catch (e) {
+          if (e instanceof AppFailure) {
+            // The app's own failure is the user's to read, not the model's: this call and the rest are not run.
+            notRun(step - 1, index, call, { kind: 'app_failure', message: e.message });
+            for (let rest = index + 1; rest < toolCalls.length; rest++) {
+              emit({ type: 'tool-call', step: step - 1, callId: callId(step - 1, rest), call: toolCalls[rest]! });
+              notRun(step - 1, rest, toolCalls[rest]!, NOT_RUN);
+            }
+            return finish('app_failure');
+          }
           if (!isAbortError(e)) throw e;
           // Every call gets its result, even on abort: the transcript must stay renderable.
           for (let rest = index; rest < toolCalls.length; rest++) {
@@ -189,19 +213,31 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
           }
           return finish(endReason());
         }
-        emit({ type: 'tool-result', step: step - 1, callId: id, name: call.kind === 'code' ? 'code_interpreter' : call.name, ...outcome, durationMs: performance.now() - started });
+        const failure: CallFailure | undefined = call.kind === 'invalid' ? { kind: 'unreadable_call', message: unreadableMessage(call.arguments.error) } : undefined;
+        emit({ type: 'tool-result', step: step - 1, callId: id, name: toolName(call), ...outcome, durationMs: performance.now() - started, ...(failure ? { failure } : {}) });
         // The result's budget count encoded it already when the counted text is the result: those ids are taken.
         const result = { role: 'ipython' as const, content: outcome.content };
         const counted = counter.idsOf(outcome.content);
         if (counted) t.appendEncoded(result, counted);
         else t.append(result);
       }
+      if (unreadable) return finish('unreadable_call');
     }
     return finish('max_steps');
   } catch (e) {
     emit({ type: 'error', error: serializeError(e) });
     return finish('error');
   }
+}
+
+const NOT_RUN: CallFailure = { kind: 'not_run', message: 'Not run: the turn ended before this call.' };
+
+function unreadableMessage(why: string): string {
+  return `The model wrote a tool call this app could not read (${why}), so nothing was run.`;
+}
+
+function toolName(call: ToolCall): string {
+  return call.kind === 'code' ? 'code_interpreter' : call.name;
 }
 
 /** The emitted step as the transcript keeps it: its ids and terminator, and what was read from it once. */

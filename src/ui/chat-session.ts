@@ -329,7 +329,9 @@ export class ChatSession {
       });
       for await (const event of events) {
         if (event.type === 'error') error = event.error;
-        if (event.type === 'tool-result') toolResults.push({ callId: event.callId, isError: event.isError, durationMs: event.durationMs, ...(event.source ? { source: event.source } : {}) });
+        if (event.type === 'tool-result') {
+          toolResults.push({ callId: event.callId, isError: event.isError, durationMs: event.durationMs, ...(event.source ? { source: event.source } : {}), ...(event.failure ? { failure: event.failure } : {}) });
+        }
         if (event.type === 'finish') {
           reason = event.reason;
           reply = reason === 'error' ? null : event.messages.slice(before.length + 1);

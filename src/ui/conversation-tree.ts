@@ -10,6 +10,7 @@
  * transcript of a path is its turns' user messages and replies, in order, replies exactly as the loop
  * returned them (emitted ids, stop and parsed calls kept).
  */
+import type { CallFailure } from '../agent/events';
 import type { FinishReason } from '../agent/events';
 import type { Message } from '../format/types';
 
@@ -24,6 +25,8 @@ export interface StoredToolResult {
   durationMs: number;
   /** Who answered, when not the tool's own service ("local math"). */
   source?: string;
+  /** The call did not run (the app could not read it, or failed): what the card told the user. */
+  failure?: CallFailure;
 }
 
 export interface TurnNode {

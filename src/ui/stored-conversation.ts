@@ -49,6 +49,8 @@ const FINISH_REASONS: Record<FinishReason, true> = {
   time_budget: true,
   no_progress: true,
   repetition: true,
+  unreadable_call: true,
+  app_failure: true,
   error: true,
 };
 
@@ -65,9 +67,12 @@ const renderOptions = fields(
   'expected an object',
 );
 
+const FAILURE = 'expected {kind, message}';
+const callFailure = fields({ kind: v.picklist(['unreadable_call', 'app_failure', 'not_run'], FAILURE), message: v.string(FAILURE) }, FAILURE);
+
 const toolResult = v.pipe(
-  fields({ callId: v.string(RESULT), isError: v.boolean(RESULT), durationMs: v.number(RESULT), source: v.optional(v.unknown()) }, RESULT),
-  v.transform(({ source, ...result }) => ({ ...result, ...(typeof source === 'string' ? { source } : {}) })),
+  fields({ callId: v.string(RESULT), isError: v.boolean(RESULT), durationMs: v.number(RESULT), source: v.optional(v.unknown()), failure: v.optional(callFailure) }, RESULT),
+  v.transform(({ source, failure, ...result }) => ({ ...result, ...(typeof source === 'string' ? { source } : {}), ...(failure ? { failure } : {}) })),
 );
 
 /** The reply's messages, checked as the CLI checks its FILE (parsed calls included). */

@@ -30,6 +30,8 @@ const ENDINGS: Partial<Record<FinishReason, string>> = {
   length: 'The answer hit the per-step token limit and was cut off.',
   time_budget: 'The answer took longer than the time limit and was stopped.',
   no_progress: 'The model kept announcing tool calls without making one; the turn was ended.',
+  unreadable_call: 'The model wrote a tool call this app could not read, so the turn ended here. Regenerate, or rephrase the question.',
+  app_failure: 'A tool could not run because of a problem in this app (not in your question), so the turn ended here. Regenerate to try again; reload the page if it keeps happening.',
   repetition: 'The model started repeating itself, so this step was stopped (the repetition guard). Regenerate, or rephrase the question.',
 };
 
@@ -100,7 +102,7 @@ export class TurnView {
       } else if (m.role === 'ipython' || m.role === 'tool') {
         const call = waiting.shift(); // none: the loop's answer to an eom without a call
         const result = call && results.get(call.callId);
-        if (call && result) view.cards.get(call.callId)?.setResult(call.name, typeof m.content === 'string' ? m.content : pythonJson(m.content), result.isError, result.durationMs, result.source);
+        if (call && result) view.cards.get(call.callId)?.setResult(call.name, typeof m.content === 'string' ? m.content : pythonJson(m.content), result.isError, result.durationMs, result.source, result.failure);
       }
     }
     view.end(node.reason, true, null);
@@ -135,7 +137,7 @@ export class TurnView {
         this.cards.get(e.callId)?.setStatus('confirming');
         break;
       case 'tool-result':
-        this.cards.get(e.callId)?.setResult(e.name, e.content, e.isError, e.durationMs, e.source);
+        this.cards.get(e.callId)?.setResult(e.name, e.content, e.isError, e.durationMs, e.source, e.failure);
         break;
       case 'error':
         break; // shown by end(), which also knows whether the turn was kept
