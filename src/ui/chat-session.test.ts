@@ -106,6 +106,19 @@ describe('ChatSession', () => {
     expect(s.snapshot().renderOptions.date).toBe('2026-08-11');
   });
 
+  it("a kept turn has its answer's stats: the tokens of all its steps, their decode time and the model", async () => {
+    const { s, events } = session();
+    force(s, CALL, 'Sunny in Paris.<|eot_id|>');
+    await s.send('Weather in Paris?');
+    const steps = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'step-finish' ? [e.event.stats] : []));
+    expect(steps).toHaveLength(2);
+    expect(s.path[0]!.stats).toEqual({
+      tokens: steps[0]!.decodedTokens + steps[1]!.decodedTokens,
+      decodeMs: steps[0]!.decodeMs + steps[1]!.decodeMs,
+      model: model.modelId,
+    });
+  });
+
   it('an error leaves the transcript as it was; regenerate retries the same message', async () => {
     const { s, events } = session(undefined, () => ({ ...model, toolCalling: false }));
     await s.send('Weather?');

@@ -302,12 +302,14 @@ export class ChatSession {
     let error: SerializedError | null = null;
     let reply: Message[] | null = null;
     const toolResults: StoredToolResult[] = [];
+    const stats = { tokens: 0, decodeMs: 0, model: '' };
     let rendered: RenderedOptions = {};
     let transcript: Transcript | null = null;
     try {
       const tokenizer = this.o.tokenizer();
       if (!tokenizer) throw new EngineError('not_loaded', 'no model is loaded: load one first');
       const model = this.o.model();
+      stats.model = model?.modelId ?? '';
       const tools = this.o.tools();
       rendered = renderedOptions(tools.length > 0 ? new ToolSet(tools).renderOptions() : null, this.rendered.date, this.o.today);
       transcript = this.transcriptAt(beforePath, tokenizer, rendered);
@@ -329,6 +331,7 @@ export class ChatSession {
       });
       for await (const event of events) {
         if (event.type === 'error') error = event.error;
+        if (event.type === 'step-finish') (stats.tokens += event.stats.decodedTokens), (stats.decodeMs += event.stats.decodeMs);
         if (event.type === 'tool-result') {
           toolResults.push({ callId: event.callId, isError: event.isError, durationMs: event.durationMs, ...(event.source ? { source: event.source } : {}), ...(event.failure ? { failure: event.failure } : {}) });
         }
@@ -347,7 +350,7 @@ export class ChatSession {
       if (epoch === this.epoch) {
         if (reply) {
           node = newId();
-          this.tree.add({ id: node, parent, userText, reply, reason, toolResults, createdAt: Date.now() });
+          this.tree.add({ id: node, parent, userText, reply, reason, toolResults, createdAt: Date.now(), ...(stats.tokens > 0 ? { stats } : {}) });
           this.rendered = rendered;
           this.shown = transcript ? { transcript, turns: [...beforePath.map((n) => n.id), node] } : null;
           this.failed = null;

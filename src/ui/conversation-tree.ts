@@ -29,6 +29,13 @@ export interface StoredToolResult {
   failure?: CallFailure;
 }
 
+/** How an answer was generated: the tokens the model emitted over all its steps, their decode time, the model. */
+export interface AnswerStats {
+  tokens: number;
+  decodeMs: number;
+  model: string;
+}
+
 export interface TurnNode {
   id: string;
   parent: string;
@@ -38,6 +45,8 @@ export interface TurnNode {
   reason: FinishReason;
   toolResults: StoredToolResult[];
   createdAt: number;
+  /** Absent for turns stored before stats were kept. */
+  stats?: AnswerStats;
 }
 
 export interface TreeData {

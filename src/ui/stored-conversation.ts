@@ -57,6 +57,7 @@ const FINISH_REASONS: Record<FinishReason, true> = {
 const TOOL_NAMES = 'expected an array of tool names';
 const RESULT = 'expected {callId, isError, durationMs}';
 const TREE = 'expected {nodes, children, selected}';
+const STATS = 'expected {tokens, decodeMs, model}';
 
 const renderOptions = fields(
   {
@@ -96,6 +97,7 @@ const turn = fields(
     userText: v.string('expected a string'),
     reason: v.picklist(Object.keys(FINISH_REASONS) as FinishReason[], 'expected a finish reason'),
     createdAt: v.number('expected a number'),
+    stats: v.optional(fields({ tokens: v.number(STATS), decodeMs: v.number(STATS), model: v.string(STATS) }, STATS)),
     reply,
     toolResults: v.array(toolResult, 'expected an array'),
   },

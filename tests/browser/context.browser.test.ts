@@ -77,6 +77,7 @@ describe('a chat longer than the context window (micro model, 1,024 tokens)', ()
       const answer = (await turn.locator('.prose:not([hidden])').allInnerTexts()).join('').trim();
       expect(answer, `question ${i + 1}: ${question}`).not.toBe('');
       if (expected !== null) expect(answer, `question ${i + 1}: ${question}`).toContain(expected);
+      expect(await turn.locator('.answer-stats').innerText()).toMatch(/^\d+ tokens · \d+\.\d tok\/s · micro-llama$/);
       const m = await page.locator('.context-meter').evaluate((el) => ({ used: Number((el as HTMLElement).dataset.used), window: Number((el as HTMLElement).dataset.window) }));
       meter.push(m);
       expect(m.window).toBe(1024);

@@ -84,7 +84,10 @@ export class TranscriptView {
         view?.end(e.reason, e.kept, e.error);
         this.announcer.textContent = e.error ? 'The answer failed.' : e.reason === 'aborted' ? 'Stopped.' : 'Answer ready.';
         if (!view) break;
-        if (e.node) view.attach(e.node, this.session.siblings(e.node));
+        if (e.node) {
+          view.attach(e.node, this.session.siblings(e.node));
+          view.showStats(this.session.path.find((n) => n.id === e.node)?.stats);
+        }
         else {
           // Not kept: show the shown branch again, and the failed turn after it.
           this.showPath();

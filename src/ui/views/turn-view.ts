@@ -2,7 +2,8 @@
  * One exchange on screen: the user's message, then the assistant's side — per step the answer prose
  * (Markdown, sanitized; code blocks labelled, highlighted once the step is finished, with Copy) and a
  * card per tool call, in the order they happened — then how the turn ended, and its actions: Copy on
- * both messages, Edit on the user's (edit and resend), Regenerate on the answer, and the switcher
+ * both messages, Edit on the user's (edit and resend), Regenerate on the answer, its stats (tokens, tokens
+ * per second, the model), and the switcher
  * between this turn's alternatives. A turn is built live from the run's events, or from a stored turn
  * (`TurnView.stored`), which gives the same cards, prose and ending.
  *
@@ -17,7 +18,8 @@ import { pythonJson } from '../../format/python-json';
 import type { ToolCall } from '../../format/types';
 import { visibleText } from '../../format/visible-text';
 import { enhanceCodeBlocks } from '../code-blocks';
-import type { TurnNode } from '../conversation-tree';
+import { answerStatsText } from '../answer-stats';
+import type { AnswerStats, TurnNode } from '../conversation-tree';
 import { h } from '../dom';
 import { renderMarkdown } from '../markdown';
 import { copyButton } from './copy-button';
@@ -106,6 +108,7 @@ export class TurnView {
       }
     }
     view.end(node.reason, true, null);
+    view.showStats(node.stats);
     view.attach(node.id, [node.id]);
     return view;
   }
@@ -161,6 +164,12 @@ export class TurnView {
       this.assistant.append(h('p', { class: 'turn-note' }, reason === 'aborted' ? 'No answer yet.' : 'The model gave an empty answer.'));
     }
     this.el.dataset.reason = reason;
+  }
+
+  /** How the answer was generated (tokens, tokens per second, the model), under it; nothing when unknown. */
+  showStats(stats: AnswerStats | undefined): void {
+    this.footer.querySelector('.answer-stats')?.remove();
+    if (stats) this.footer.append(h('p', { class: 'answer-stats' }, answerStatsText(stats)));
   }
 
   /** This turn is node `id` of the conversation, one of `siblings`: its actions and switcher appear. */
