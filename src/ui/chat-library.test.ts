@@ -134,3 +134,22 @@ describe('ChatLibrary', () => {
     expect(titleOf('x'.repeat(100))).toHaveLength(60);
   });
 });
+
+describe('chat search', () => {
+  it('finds conversations by every word of the query, in titles and in the text of any turn, accents and case aside', async () => {
+    const { library, ask } = setup();
+    await ask('What is the harbour called?', 'Old Harbour, by the café.');
+    const harbour = library.current!;
+    library.newChat();
+    await ask('Opening hours on Monday?', 'From 07:00 to 18:00.');
+    const hours = library.current!;
+    await library.rename(hours, 'Shop times');
+    const ids = async (q: string) => (await library.search(q)).map((c) => c.id);
+    expect(await ids('')).toEqual([hours, harbour]);
+    expect(await ids('harbour')).toEqual([harbour]);
+    expect(await ids('CAFE old')).toEqual([harbour]); // the answer's text, without its accent
+    expect(await ids('shop')).toEqual([hours]); // the title
+    expect(await ids('18:00 monday')).toEqual([hours]);
+    expect(await ids('harbour monday')).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The saved conversations of the chat page, no DOM: the session's conversation is written to the
  * store after every kept turn, branch switch and "always allow", listed newest first, reopened (also
- * on reload: the last one open), renamed, deleted and exported as the CLI's render input.
+ * on reload: the last one open), searched, renamed, deleted and exported as the CLI's render input.
  *
  * Invariants: an empty conversation is never stored (a record is created by its first kept turn);
  * opening or switching never changes a record's updatedAt (only a new turn does), so the list's order
@@ -9,6 +9,7 @@
  * leaves the chat working and says so through `problem`.
  */
 import type { ChatSession, SessionEvent } from './chat-session';
+import { conversationMatches } from './chat-search';
 import type { ConversationStore, ConversationSummary } from './conversation-store';
 import { exportConversation, exportFileName, STORED_VERSION, type StoredConversation } from './stored-conversation';
 
@@ -49,6 +50,20 @@ export class ChatLibrary {
 
   async list(): Promise<ConversationSummary[]> {
     return this.guard(() => this.o.store.list(), []);
+  }
+
+  /** The conversations whose title or text holds every word of `query` (chat-search.ts), newest first; all for an empty query. */
+  async search(query: string): Promise<ConversationSummary[]> {
+    const all = await this.list();
+    if (query.trim() === '') return all;
+    const matches = await Promise.all(
+      all.map(async (c) => {
+        if (c.error) return false;
+        const record = await this.o.store.get(c.id).catch(() => null);
+        return record !== null && conversationMatches(record, query);
+      }),
+    );
+    return all.filter((_, i) => matches[i]);
   }
 
   /** Shows stored conversation `id`; resolves false (and sets `problem`) when it cannot be read. */

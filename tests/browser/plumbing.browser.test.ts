@@ -38,7 +38,7 @@ afterEach(({ task }) => {
 
 it('a call the app cannot read: the card says "could not be read", the turn ends, the model is not asked again', async () => {
   const reason = await ask(page, 'Capital of Japan?', forcedIds('<|python_tag|>brave_search.call(query="capital of Ja<|eom_id|>', ECHO));
-  expect(reason).toBe('unreadable_call');
+  expect(reason, await lastTurn().innerText()).toBe('unreadable_call');
   expect((await page.evaluate(() => window.uiSteps)).length).toBe(1);
   const card = lastTurn().locator('.tool-card');
   expect(await card.getAttribute('data-status')).toBe('unreadable_call');
@@ -63,3 +63,14 @@ it('a Python interpreter that cannot start: the card says "could not run", in th
   const kept = await page.evaluate(() => window.llamaTest!.page.session.transcript.at(-1));
   expect(kept).toEqual({ role: 'ipython', content: { error: 'not run: the turn was ended' } });
 }, 240_000);
+
+it('the chat list is searched by title and text', async () => {
+  const search = page.locator('.chat-search');
+  await search.fill('add 1 and 2');
+  await page.waitForFunction(() => document.querySelectorAll('.chat-list .chat-item').length === 1);
+  await search.fill('zebra');
+  await page.waitForFunction(() => document.querySelector('.chat-list .hint')?.textContent === 'No chat matches “zebra”.');
+  expect(await page.locator('.chat-list .chat-item').count()).toBe(0);
+  await search.fill('');
+  await page.waitForFunction(() => document.querySelectorAll('.chat-list .chat-item').length === 1);
+});

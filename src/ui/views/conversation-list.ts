@@ -1,5 +1,6 @@
 /**
- * The saved conversations in the sidebar: New chat, then one row per conversation (newest first) that
+ * The saved conversations in the sidebar: New chat, a search over their titles and text, then one row
+ * per conversation (newest first; those that match the search while there is one) that
  * opens it, with Rename (inline), Export (a JSON file the CLI's render and replay accept) and Delete
  * (asks first). An unreadable record is listed with its error and can still be deleted.
  */
@@ -12,6 +13,7 @@ export class ConversationList {
   readonly el: HTMLElement;
   private readonly list: HTMLElement;
   private readonly problem: HTMLElement;
+  private readonly search: HTMLInputElement;
 
   constructor(
     private readonly library: ChatLibrary,
@@ -19,10 +21,13 @@ export class ConversationList {
   ) {
     this.list = h('ul', { class: 'chat-list', 'aria-label': 'Saved conversations' });
     this.problem = h('p', { class: 'hint chat-problem', role: 'status', hidden: true });
+    this.search = h('input', { type: 'search', class: 'chat-search', placeholder: 'Search chats', 'aria-label': 'Search chats by title and text' });
+    this.search.addEventListener('input', () => void this.refresh());
     this.el = h(
       'section',
       { class: 'panel chats-panel', 'aria-label': 'Conversations' },
       h('div', { class: 'panel-head' }, h('h2', {}, 'Chats'), h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => library.newChat() }, 'New chat')),
+      this.search,
       this.problem,
       this.list,
     );
@@ -30,10 +35,13 @@ export class ConversationList {
   }
 
   async refresh(): Promise<void> {
-    const chats = await this.library.list();
+    const query = this.search.value;
+    const chats = await this.library.search(query);
+    if (query !== this.search.value) return; // a newer search is under way
     this.problem.hidden = this.library.problem === null;
     this.problem.textContent = this.library.problem ?? '';
-    replace(this.list, ...(chats.length === 0 ? [h('li', { class: 'hint' }, 'Your conversations are kept in this browser and listed here.')] : chats.map((c) => this.row(c))));
+    const none = query.trim() !== '' ? `No chat matches “${query.trim()}”.` : 'Your conversations are kept in this browser and listed here.';
+    replace(this.list, ...(chats.length === 0 ? [h('li', { class: 'hint' }, none)] : chats.map((c) => this.row(c))));
   }
 
   private row(c: ConversationSummary): HTMLElement {
