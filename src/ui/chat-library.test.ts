@@ -9,7 +9,7 @@ import { scriptIds } from '../agent/scripted-output';
 import { withScriptedSteps } from '../../tests/support/scripted-steps';
 import type { LoadedModelInfo } from '../engine/contract';
 import { parseConversation } from '../format/conversation';
-import { emittedText } from '../format/render';
+import { emittedText, renderIds } from '../format/render';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { Engine } from '../../worker/engine';
@@ -151,5 +151,62 @@ describe('chat search', () => {
     expect(await ids('shop')).toEqual([hours]); // the title
     expect(await ids('18:00 monday')).toEqual([hours]);
     expect(await ids('harbour monday')).toEqual([]);
+  });
+});
+
+describe('export to Markdown, and import of an export', () => {
+  it('an imported export renders and continues: its re-export is the same file, so `render --ids` gives the same ids', async () => {
+    const { library, ask, session } = setup();
+    await ask('Plan a trip', 'Go north.');
+    await ask('And then?', 'Go south.');
+    const original = library.current!;
+    const file = (await library.exportJson(original))!.json;
+    const tokens = session.contextTokens();
+    const imported = await library.importJson(file);
+    expect(imported).not.toBe(original);
+    expect(library.current).toBe(imported);
+    expect((await library.list()).map((c) => c.id).sort()).toEqual([original, imported].sort());
+    expect(session.transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(session.contextTokens()).toBe(tokens);
+    const again = (await library.exportJson(imported))!.json;
+    expect(JSON.parse(again)).toEqual(JSON.parse(file));
+    expect(renderIds(parseConversation(JSON.parse(again)), tokenizer)).toEqual(renderIds(parseConversation(JSON.parse(file)), tokenizer));
+    // It goes on like any chat.
+    await ask('And after that?', 'Home.');
+    expect(session.transcript).toHaveLength(6);
+    expect((await library.exportJson(imported))!.json).toContain('And after that?');
+  });
+
+  const bad: Record<string, { text: string; error: RegExp }> = {
+    'not JSON': { text: '{"messages": [', error: /^the file is not JSON/ },
+    'JSON that is not an export': { text: '{"hello": 1}', error: /^the file is not a conversation exported by this page: expected an object with "messages"$/ },
+    'no message': { text: '{"messages": []}', error: /^the file holds no message$/ },
+    'a chat that starts with the answer': { text: '{"messages": [{"role": "assistant", "content": "Hi"}]}', error: /^messages\[0\]: expected the first message to be the user's/ },
+    'a damaged answer': {
+      text: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'x', ids: [128009], stop: 'eot', toolCalls: [] }] }),
+      error: /^the file is damaged: messages\[1\]\.ids: an assistant message's ids hold a special token other than <\|python_tag\|>$/,
+    },
+    'an answer without its terminator': {
+      text: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'x', ids: [13347], toolCalls: [] }] }),
+      error: /^the file is damaged: \$\.tree\.nodes\.t0\.reply.*stop: ids without raw text need their terminator/,
+    },
+    'a bad date': { text: JSON.stringify({ date: 'soon', messages: [{ role: 'user', content: 'Hi' }] }), error: /^the file is damaged: \$\.renderOptions\.date: expected YYYY-MM-DD$/ },
+  };
+  for (const [name, { text, error }] of Object.entries(bad)) {
+    it(`refuses ${name}, saying what is wrong, and changes nothing`, async () => {
+      const { library, ask } = setup();
+      await ask('Plan a trip', 'Go north.');
+      const before = { list: await library.list(), current: library.current };
+      await expect(library.importJson(text)).rejects.toThrow(error);
+      expect({ list: await library.list(), current: library.current }).toEqual(before);
+    });
+  }
+
+  it('exports the shown branch as Markdown: the title, then each question and answer', async () => {
+    const { library, ask } = setup();
+    await ask('Plan a trip', 'Go **north**.');
+    await library.rename(library.current!, 'Trip');
+    const md = (await library.exportMarkdown(library.current!))!;
+    expect(md).toEqual({ name: 'trip.md', markdown: '# Trip\n\n**You:** Plan a trip\n\n**Assistant:** Go **north**.\n' });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The saved conversations of the chat page, no DOM: the session's conversation is written to the
  * store after every kept turn, branch switch and "always allow", listed newest first, reopened (also
- * on reload: the last one open), searched, renamed, deleted and exported as the CLI's render input.
+ * on reload: the last one open), searched, renamed, deleted, exported as the CLI's render input or as
+ * Markdown, and imported from such an export.
  *
  * Invariants: an empty conversation is never stored (a record is created by its first kept turn);
  * opening or switching never changes a record's updatedAt (only a new turn does), so the list's order
@@ -10,6 +11,8 @@
  */
 import type { ChatSession, SessionEvent } from './chat-session';
 import { conversationMatches } from './chat-search';
+import { conversationMarkdown } from './conversation-markdown';
+import { importConversation } from './import-conversation';
 import type { ConversationStore, ConversationSummary } from './conversation-store';
 import { exportConversation, exportFileName, STORED_VERSION, type StoredConversation } from './stored-conversation';
 
@@ -120,6 +123,25 @@ export class ChatLibrary {
     await this.writes;
     const record = id === this.currentId && this.record ? this.record : await this.guard(() => this.o.store.get(id), null);
     return record ? { name: exportFileName(record), json: `${JSON.stringify(exportConversation(record), null, 2)}\n` } : null;
+  }
+
+  /**
+   * Adds the conversation of an exported file (import-conversation.ts) and opens it. Throws an Error
+   * saying what is wrong with a file that is not an export or is damaged; nothing is stored then.
+   */
+  async importJson(text: string): Promise<string> {
+    if (this.o.session.busy) throw new Error('an answer is being written: import once it has finished');
+    const record = importConversation(text, newId(), Date.now());
+    await this.enqueue(() => this.o.store.put(record));
+    if (!(await this.open(record.id))) throw new Error(this.problem ?? 'the imported conversation could not be opened');
+    return record.id;
+  }
+
+  /** The shown branch of conversation `id` as Markdown (conversation-markdown.ts), with a file name. */
+  async exportMarkdown(id: string): Promise<{ name: string; markdown: string } | null> {
+    await this.writes;
+    const record = id === this.currentId && this.record ? this.record : await this.guard(() => this.o.store.get(id), null);
+    return record ? { name: exportFileName(record).replace(/\.json$/, '.md'), markdown: conversationMarkdown(record) } : null;
   }
 
   private onSession(e: SessionEvent): void {

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events';
 import { demoPopulation } from '../../scripts/micro-llama/offline-cases';
 import { startBrowserStack } from './harness';
-import { ask, screenshot, waitForChatPage } from './pages/ui-support';
+import { ask, openChatPage, screenshot } from './pages/ui-support';
 import { suiteStack } from './suite-stack';
 
 const stack = suiteStack(startBrowserStack);
@@ -43,12 +43,7 @@ declare global {
 
 beforeAll(async () => {
   context = await stack.browser.newContext({ viewport: { width: 1280, height: 860 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
-  page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
-  page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
-  await page.goto(`${stack.vite.url}/?test-hooks`);
-  await waitForChatPage(page);
+  page = await openChatPage(context, stack.vite.url, logs);
   await page.selectOption('.settings-panel select[name="device"]', 'wasm');
   await page.selectOption('.settings-panel select[name="searchAndMath"]', 'local');
   await page.selectOption('.model-select', 'micro-llama');

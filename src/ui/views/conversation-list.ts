@@ -1,8 +1,9 @@
 /**
  * The saved conversations in the sidebar: New chat, a search over their titles and text, then one row
  * per conversation (newest first; those that match the search while there is one) that
- * opens it, with Rename (inline), Export (a JSON file the CLI's render and replay accept) and Delete
- * (asks first). An unreadable record is listed with its error and can still be deleted.
+ * opens it, with Rename (inline), Export (a JSON file the CLI's render and replay accept), Markdown
+ * (for reading) and Delete (asks first); Import adds the chat of an exported JSON file, or says what is
+ * wrong with it. An unreadable record is listed with its error and can still be deleted.
  */
 import type { ChatLibrary } from '../chat-library';
 import type { ConversationSummary } from '../conversation-store';
@@ -14,6 +15,7 @@ export class ConversationList {
   private readonly list: HTMLElement;
   private readonly problem: HTMLElement;
   private readonly search: HTMLInputElement;
+  private readonly importNote: HTMLElement;
 
   constructor(
     private readonly library: ChatLibrary,
@@ -23,10 +25,25 @@ export class ConversationList {
     this.problem = h('p', { class: 'hint chat-problem', role: 'status', hidden: true });
     this.search = h('input', { type: 'search', class: 'chat-search', placeholder: 'Search chats', 'aria-label': 'Search chats by title and text' });
     this.search.addEventListener('input', () => void this.refresh());
+    this.importNote = h('p', { class: 'hint import-note', role: 'status', hidden: true });
+    const file = h('input', { type: 'file', accept: '.json,application/json', class: 'import-file', hidden: true, 'aria-label': 'A chat exported as JSON' });
+    file.addEventListener('change', () => {
+      const chosen = file.files?.[0];
+      file.value = '';
+      if (chosen) void this.importFile(chosen);
+    });
     this.el = h(
       'section',
       { class: 'panel chats-panel', 'aria-label': 'Conversations' },
-      h('div', { class: 'panel-head' }, h('h2', {}, 'Chats'), h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => library.newChat() }, 'New chat')),
+      h(
+        'div',
+        { class: 'panel-head' },
+        h('h2', {}, 'Chats'),
+        h('button', { type: 'button', class: 'secondary small import', onclick: () => file.click() }, 'Import'),
+        h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => library.newChat() }, 'New chat'),
+      ),
+      file,
+      this.importNote,
       this.search,
       this.problem,
       this.list,
@@ -58,6 +75,7 @@ export class ConversationList {
       { class: 'chat-actions' },
       c.error ? null : h('button', { type: 'button', class: 'secondary small rename', 'aria-label': `Rename “${c.title}”`, onclick: () => this.rename(li, c) }, 'Rename'),
       c.error ? null : h('button', { type: 'button', class: 'secondary small export', 'aria-label': `Export “${c.title}” as JSON`, onclick: () => void this.export(c.id) }, 'Export'),
+      c.error ? null : h('button', { type: 'button', class: 'secondary small export-md', 'aria-label': `Export “${c.title}” as Markdown`, onclick: () => void this.exportMarkdown(c.id) }, 'Markdown'),
       h('button', { type: 'button', class: 'danger small delete', 'aria-label': `Delete “${c.title}”`, onclick: () => void this.remove(c) }, 'Delete'),
     );
     li.append(actions);
@@ -83,11 +101,29 @@ export class ConversationList {
     input.select();
   }
 
+  private async importFile(file: File): Promise<void> {
+    try {
+      await this.library.importJson(await file.text());
+      this.importNote.hidden = true;
+    } catch (e) {
+      this.importNote.textContent = `“${file.name}” was not imported: ${e instanceof Error ? e.message : String(e)}.`;
+      this.importNote.hidden = false;
+    }
+  }
+
   private async export(id: string): Promise<void> {
     const file = await this.library.exportJson(id);
-    if (!file) return;
-    const url = URL.createObjectURL(new Blob([file.json], { type: 'application/json' }));
-    const a = h('a', { href: url, download: file.name, hidden: true });
+    if (file) this.download(file.name, file.json, 'application/json');
+  }
+
+  private async exportMarkdown(id: string): Promise<void> {
+    const file = await this.library.exportMarkdown(id);
+    if (file) this.download(file.name, file.markdown, 'text/markdown');
+  }
+
+  private download(name: string, text: string, type: string): void {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = h('a', { href: url, download: name, hidden: true });
     this.el.append(a);
     a.click();
     a.remove();

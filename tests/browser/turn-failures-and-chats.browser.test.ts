@@ -2,12 +2,15 @@
  * Plumbing never becomes the answer, in Chromium on the chat page (the tiny model, its side forced):
  * a call the app cannot read, and a Python interpreter that cannot start (its files blocked), each end
  * the turn with the card and the turn saying so in the app's words; the model is not asked again, so
- * the forced "answer" that would repeat the error is never generated.
+ * the forced "answer" that would repeat the error is never generated. Then that chat in the chat list:
+ * searched, exported (JSON and Markdown) and imported back.
  */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startBrowserStack } from './harness';
-import { ask, forcedIds, loadTinyModel, recordSteps, screenshot, waitForChatPage } from './pages/ui-support';
+import { ask, forcedIds, loadTinyModel, openChatPage, recordSteps, screenshot, SCREENSHOTS } from './pages/ui-support';
 import { suiteStack } from './suite-stack';
 
 const stack = suiteStack(startBrowserStack);
@@ -15,18 +18,14 @@ let context: BrowserContext;
 let page: Page;
 const logs: string[] = [];
 const lastTurn = () => page.locator('.turn').last();
+const screenshotPath = async (name: string) => (mkdirSync(SCREENSHOTS, { recursive: true }), join(SCREENSHOTS, `${name}.png`));
 const ECHO = 'Sorry, the search failed: could not read the tool call.<|eot_id|>';
 
 beforeAll(async () => {
-  context = await stack.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context = await stack.browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   // The interpreter's files never arrive: it cannot start.
   await context.route('**/pyodide/**', (route) => route.abort('blockedbyclient'));
-  page = await context.newPage();
-  page.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
-  page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
-  page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
-  await page.goto(`${stack.vite.url}/?test-hooks`);
-  await waitForChatPage(page);
+  page = await openChatPage(context, stack.vite.url, logs);
   await page.selectOption('.settings-panel select[name="searchAndMath"]', 'local');
   await loadTinyModel(page);
   await recordSteps(page);
@@ -38,7 +37,7 @@ afterEach(({ task }) => {
 
 it('a call the app cannot read: the card says "could not be read", the turn ends, the model is not asked again', async () => {
   const reason = await ask(page, 'Capital of Japan?', forcedIds('<|python_tag|>brave_search.call(query="capital of Ja<|eom_id|>', ECHO));
-  expect(reason, await lastTurn().innerText()).toBe('unreadable_call');
+  expect(reason, (await lastTurn().textContent()) ?? '').toBe('unreadable_call');
   expect((await page.evaluate(() => window.uiSteps)).length).toBe(1);
   const card = lastTurn().locator('.tool-card');
   expect(await card.getAttribute('data-status')).toBe('unreadable_call');
@@ -73,4 +72,23 @@ it('the chat list is searched by title and text', async () => {
   expect(await page.locator('.chat-list .chat-item').count()).toBe(0);
   await search.fill('');
   await page.waitForFunction(() => document.querySelectorAll('.chat-list .chat-item').length === 1);
+});
+
+it('a chat exported as JSON is imported back (it renders the same turns), a damaged file is refused saying why; Markdown export', async () => {
+  const item = page.locator('.chat-list .chat-item').first();
+  const [json] = await Promise.all([page.waitForEvent('download'), item.locator('button.export').click()]);
+  const exported = readFileSync((await json.path())!, 'utf8');
+  const [md] = await Promise.all([page.waitForEvent('download'), item.locator('button.export-md').click()]);
+  expect(md.suggestedFilename()).toMatch(/\.md$/);
+  expect(readFileSync((await md.path())!, 'utf8')).toMatch(/^# Capital of Japan\?\n\n\*\*You:\*\* Capital of Japan\?\n/);
+  const turnsBefore = await page.locator('.turn .bubble').allInnerTexts();
+  await page.locator('.import-file').setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+  await page.waitForFunction(() => document.querySelectorAll('.chat-list .chat-item').length === 2);
+  expect(await page.locator('.turn .bubble').allInnerTexts()).toEqual(turnsBefore);
+  expect(await page.locator('.import-note').isHidden()).toBe(true);
+  await page.locator('.import-file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"messages": [') });
+  await page.waitForFunction(() => !document.querySelector('.import-note')?.hasAttribute('hidden'));
+  expect(await page.locator('.import-note').innerText()).toMatch(/^“broken\.json” was not imported: the file is not JSON/);
+  expect(await page.locator('.chat-list .chat-item').count()).toBe(2);
+  await page.locator('.chats-panel').screenshot({ path: await screenshotPath('chat-list-import') });
 });
