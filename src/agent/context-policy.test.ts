@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../format/types';
-import { planContext, type ContextSizes } from './context-policy';
+import { parseContextPolicy, planContext, type ContextSizes } from './context-policy';
 
 /** `n` exchanges of user (10) → assistant call (20) → ipython (30) → assistant answer (40): 100 tokens each. */
 function exchanges(n: number, extra: Array<[Role, number]> = []): ContextSizes {
@@ -94,6 +94,11 @@ describe('planContext', () => {
     const plan = planContext({ ...sizes, tokens }, budget, 'rolling');
     expect(plan.dropped).toEqual({ from: 0, to: 16 });
     expect(plan.tokens).toBe(465);
+  });
+
+  it('reads a policy by its name only (the widget attribute, the CLI flag)', () => {
+    expect(['rolling', 'keep-first', 'stop'].map(parseContextPolicy)).toEqual(['rolling', 'keep-first', 'stop']);
+    expect([' rolling', 'truncate-middle', null, 1].map(parseContextPolicy)).toEqual([null, null, null, null]);
   });
 
   it('refuses sizes that do not describe a transcript', () => {

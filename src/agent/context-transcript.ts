@@ -35,7 +35,7 @@ export class ContextTranscript {
   private range: DroppedRange = NOTHING_DROPPED;
   private movable: number | null = null;
 
-  /** `full`: the whole conversation, rendered; it is grown in place. Without `fit` nothing is ever dropped. */
+  /** `full`: the whole conversation, rendered; it is grown in place. With `settings` null (no known window) nothing is ever dropped. */
   constructor(
     readonly full: Transcript,
     private readonly settings: ContextFit | null,
