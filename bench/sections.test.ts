@@ -15,6 +15,7 @@ import { createSampler, resolveSampling } from '../worker/sampler';
 import { lmLikeLogits } from './logits';
 import { countRoundTrips, measurePrefixReuse } from './engine-workloads';
 import { checkInvariant } from './loop';
+import { simulate } from './context';
 import { interleave, median } from './measure';
 import { formatTable, mergeResults, parseResults } from './results';
 import { measureInterleavedShare, measureShortBehindLong } from './serving-workloads';
@@ -57,6 +58,16 @@ describe('tool loop workload (tiny model)', () => {
     expect(tokenizer.encode(a).length).toBeGreaterThanOrEqual(400);
     expect(tokenizer.encode(a).length).toBeLessThan(500);
     expect(() => JSON.parse(a)).not.toThrow();
+  });
+});
+
+describe('context section (counted, not timed)', () => {
+  it('the block drop prefills fewer ids, in fewer drops, than dropping just enough; every prompt fits', () => {
+    const blocks = simulate(0.6);
+    const justEnough = simulate(0.99);
+    expect(blocks.prefilled).toBeLessThan(justEnough.prefilled);
+    expect(blocks.drops).toBeLessThan(justEnough.drops);
+    expect(blocks.drops).toBeGreaterThan(0);
   });
 });
 

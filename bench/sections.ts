@@ -2,6 +2,7 @@
 import { engineSection } from './engine';
 import { grammarSection } from './grammar';
 import { loopSection } from './loop';
+import { contextSection } from './context';
 import { microSection } from './micro';
 import { peersSection } from './peers';
 import { remoteSection } from './remote';
@@ -10,4 +11,4 @@ import { sandboxSection } from './sandbox';
 import type { BenchSection } from './section';
 import { servingSection } from './serving';
 
-export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, engineSection, sandboxSection, microSection, peersSection, remoteSection, grammarSection, servingSection];
+export const SECTIONS: readonly BenchSection[] = [samplerSection, loopSection, contextSection, engineSection, sandboxSection, microSection, peersSection, remoteSection, grammarSection, servingSection];

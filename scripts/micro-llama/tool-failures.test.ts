@@ -42,8 +42,8 @@ describe('tool failures in the training corpus', () => {
   });
 
   it('lists the loop texts no corpus trains yet, so a new text cannot slip past the corpus', () => {
-    // Written only in the history after an abort, a spent time budget or an eom without a call (see LOOP_TEXTS).
-    expect(Object.keys(LOOP_TEXTS)).toEqual(['nothingCallable', 'abortedByUser', 'timeBudget']);
+    // Written only in the history after an abort, a spent time budget, an eom without a call or a turn the app ended (see LOOP_TEXTS).
+    expect(Object.keys(LOOP_TEXTS)).toEqual(['nothingCallable', 'abortedByUser', 'timeBudget', 'notRun']);
   });
 
   it('writes every failure as the loop writes it: JSON with the error, or local math\'s plain refusal', () => {

@@ -8,6 +8,8 @@ import { loadTokenizer } from '../format/tokenizer/load-node';
 import type { Conversation, Message } from '../format/types';
 import { defineCustomTool } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
+import { AppFailure } from '../tools/app-failure';
+import { LOOP_TEXTS } from '../tools/failure-texts';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { Engine } from '../../worker/engine';
 import type { AgentEvent } from './events';
@@ -26,13 +28,13 @@ afterAll(() => engine.unload());
 const DATE = '11 August 2026';
 const ask = (question: string): Conversation => ({ date: DATE, messages: [{ role: 'user', content: question }] });
 
-const weather = defineCustomTool({
+const weatherSpec = {
   name: 'get_weather',
   description: 'Current weather for a city',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   readOnly: true,
-  execute: async ({ city }) => ({ city, temperature_c: 21 }),
-});
+} as const;
+const weather = defineCustomTool({ ...weatherSpec, execute: async ({ city }) => ({ city, temperature_c: 21 }) });
 const clock = defineCustomTool({
   name: 'get_time',
   description: 'Current time in a city',
@@ -149,11 +151,6 @@ describe('errors are data the model can read; the loop goes on', () => {
       extra: { toolTimeoutMs: 300 },
       result: /^\{"error": "timeout after 0\.3s"\}$/,
     },
-    'malformed call text': {
-      scripts: ['{"name": "get_weather", "parameters": {"city": "Par<|eot_id|>', 'Sorry.<|eot_id|>'],
-      tools: [weather],
-      result: /could not read the tool call/,
-    },
     'denied confirmation': {
       scripts: ['{"name": "send_email", "parameters": {"to": "a@b.c"}}<|eot_id|>', 'Not sent.<|eot_id|>'],
       tools: [
@@ -184,6 +181,45 @@ describe('errors are data the model can read; the loop goes on', () => {
       rendersOn(finish.messages);
     });
   }
+
+  it('a call the app cannot read ends the turn: nothing runs, the model is not asked again, the card says why', async () => {
+    const ran: string[] = [];
+    const counted = defineCustomTool({ ...weatherSpec, execute: async ({ city }) => (ran.push(String(city)), { city }) });
+    const { events, results, finish, messages } = await run(
+      ['{"name": "get_weather", "parameters": {"city": "Par<|eot_id|>', 'Sorry, the search failed.<|eot_id|>'],
+      [counted],
+    );
+    expect(finish).toMatchObject({ reason: 'unreadable_call', steps: 1 });
+    expect(ofType(events, 'step-start')).toHaveLength(1);
+    expect(ran).toEqual([]);
+    expect(results.map((r) => r.failure?.kind)).toEqual(['unreadable_call']);
+    expect(results[0]!.failure!.message).toMatch(/^The model wrote a tool call this app could not read \(.+\), so nothing was run\.$/);
+    // The transcript keeps a result for the call: the failure text the model was trained on, read only in later turns.
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'ipython']);
+    expect(JSON.parse(messages[2]!.content as string).error).toMatch(/^could not read the tool call: /);
+    expect(finish.text).not.toMatch(/could not read/);
+    rendersOn(messages);
+  });
+
+  it("the app's own failure (AppFailure) ends the turn; the model never reads its text", async () => {
+    const broken: Tool = { name: 'get_time', description: 'Current time', parameters: { type: 'object' }, execute: async () => Promise.reject(new AppFailure('The Python interpreter could not run the code (it did not start).')) };
+    const ran: string[] = [];
+    const counted = defineCustomTool({ ...weatherSpec, execute: async ({ city }) => (ran.push(String(city)), { city }) });
+    const { events, results, finish, messages } = await run(
+      ['{"name": "get_time", "parameters": {}}; {"name": "get_weather", "parameters": {"city": "Oslo"}}<|eot_id|>', 'It is noon.<|eot_id|>'],
+      [broken, counted],
+    );
+    expect(finish).toMatchObject({ reason: 'app_failure', steps: 1 });
+    expect(ofType(events, 'step-start')).toHaveLength(1);
+    expect(ran).toEqual([]);
+    expect(results.map((r) => r.failure)).toEqual([
+      { kind: 'app_failure', message: 'The Python interpreter could not run the code (it did not start).' },
+      { kind: 'not_run', message: 'Not run: the turn ended before this call.' },
+    ]);
+    expect(messages.slice(2).map((m) => m.content)).toEqual([{ error: LOOP_TEXTS.notRun() }, { error: LOOP_TEXTS.notRun() }]);
+    expect(JSON.stringify(messages)).not.toContain('interpreter');
+    rendersOn(messages);
+  });
 
   it('a confirmed tool runs, and the request was announced first', async () => {
     let asked = 0;

@@ -3,7 +3,9 @@
  * calls in order, one ipython turn each → continue in the same assistant turn. The transcript
  * (format/transcript.ts) is rendered once and grows by what each step emitted (its ids, never
  * re-encoded) and each tool result (encoded once), so every step's prompt extends the previous one,
- * nothing is rendered twice, and the engine prefills only what was appended.
+ * nothing is rendered twice, and the engine prefills only what was appended. With a known context
+ * window, the context policy (context-policy.ts) makes room before a step that would not fit, by
+ * dropping whole earlier exchanges from what the model sees (never from the messages the run returns).
  */
 import { LOOP_TEXTS } from '../tools/failure-texts';
 import { callbackStream } from '../engine/callback-stream';
@@ -12,13 +14,17 @@ import { EngineError, isAbortError, serializeError } from '../engine/errors';
 import { PYTHON_TAG_TEXT } from '../format/special-tokens';
 import { conversationSystemOptions } from '../format/system-options';
 import { Transcript } from '../format/transcript';
+import { type ContextPolicy, NOTHING_DROPPED } from './context-policy';
+import { ContextTranscript, contextFit } from './context-transcript';
 import type { Conversation, EmittedMessage, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool } from '../tools/tool';
-import { callId, type AgentEvent, type FinishReason } from './events';
+import { callId, type AgentEvent, type CallFailure, type FinishReason } from './events';
+import { AppFailure } from '../tools/app-failure';
+import { pythonJson } from '../format/python-json';
 import { DEFAULT_REPETITION, RepetitionGuard, type RepetitionOptions } from './repetition-guard';
 import { runStep, type Step } from './run-step';
 import { runToolCall, type Confirmer } from './run-tool-call';
-import { stepTokenCap } from './step-cap';
+import { DEFAULT_MAX_TOKENS_PER_STEP, stepTokenCap } from './step-cap';
 import { ToolSet } from './tool-set';
 
 export interface RunAgentOptions {
@@ -63,11 +69,13 @@ export interface RunAgentOptions {
   logitsProcessors?: (step: number) => LogitsProcessorSpec[] | undefined;
   /** Constrain calls to the offered tools and their schemas (default true; false: the model writes calls freely). */
   constrainCalls?: boolean;
+  /** What to drop when a step would not fit the model's context window (default `rolling`; needs `model`). */
+  contextPolicy?: ContextPolicy;
   /** Replay: a recorded result for a call, used instead of running the tool. */
   recordedResult?: (call: ToolCall, step: number, index: number) => string | undefined;
 }
 
-const DEFAULTS = { maxSteps: 8, toolTimeoutMs: 10_000, timeBudgetMs: 300_000, maxTokensPerStep: 1024, maxResultTokens: 1500 };
+const DEFAULTS = { maxSteps: 8, toolTimeoutMs: 10_000, timeBudgetMs: 300_000, maxTokensPerStep: DEFAULT_MAX_TOKENS_PER_STEP, maxResultTokens: 1500 };
 
 const NOTHING_CALLABLE = { error: LOOP_TEXTS.nothingCallable() };
 
@@ -84,14 +92,24 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
   const budget = deadline(cfg.timeBudgetMs);
   const signal = o.signal ? AbortSignal.any([o.signal, budget.signal]) : budget.signal;
   const endReason = (): FinishReason => (o.signal?.aborted ? 'aborted' : 'time_budget');
-  let transcript: Transcript | null = null;
+  let transcript: ContextTranscript | null = null;
   let answer = '';
   let step = 0;
   let previousWasEmptyEom = false;
 
+  /** A call the loop does not run: its card says why, and the transcript keeps a result for it (LOOP_TEXTS). */
+  const notRun = (callStep: number, index: number, call: ToolCall, failure: CallFailure) => {
+    const content = { error: LOOP_TEXTS.notRun() };
+    emit({ type: 'tool-result', step: callStep, callId: callId(callStep, index), name: toolName(call), content: pythonJson(content), isError: true, durationMs: 0, failure });
+    transcript!.append({ role: 'ipython', content });
+  };
+
   const finish = (reason: FinishReason) => {
     budget.clear();
-    emit({ type: 'finish', reason, text: answer, messages: transcript?.messages ?? [...o.conversation.messages], steps: step, contextTokens: transcript?.length ?? null });
+    emit({
+      type: 'finish', reason, text: answer, messages: transcript?.messages ?? [...o.conversation.messages], steps: step,
+      contextTokens: transcript?.length ?? null, dropped: transcript?.dropped ?? NOTHING_DROPPED,
+    });
   };
 
   try {
@@ -104,10 +122,11 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
     for (const tool of tools.all()) void tool.warm?.().catch(() => {});
     // The system block (tools, date) is decided here once: a block that changed mid-run would invalidate the KV cache.
     const options = conversationSystemOptions(o.conversation, tools.size > 0 ? tools.renderOptions() : null);
-    transcript = o.transcript ?? new Transcript(o.tokenizer, options, o.conversation.messages);
+    const full = o.transcript ?? new Transcript(o.tokenizer, options, o.conversation.messages);
+    const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
+    transcript = new ContextTranscript(full, contextFit(full, o.model?.contextWindow, maxTokens, o.contextPolicy ?? 'rolling'), o.tokenizer);
     const t = transcript;
 
-    const maxTokens = stepTokenCap(cfg.maxTokensPerStep, o.model?.contextWindow);
     // Calls can only name these tools, with valid arguments; dropped for the run if the engine cannot follow it.
     let constraint: ToolCallConstraint | undefined = tools.size > 0 && o.constrainCalls !== false ? tools.constraint() : undefined;
     let constraintDropped = false;
@@ -123,6 +142,8 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
         }
         tools = next;
       }
+      const drop = t.fit();
+      if (drop) emit({ type: 'context-dropped', step, ...drop });
       const ids = t.prompt();
       emit({ type: 'step-start', step, promptTokens: ids.length });
       // A step that loops is stopped by its guard; the run's signal stays untouched.
@@ -168,10 +189,16 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
       }
       previousWasEmptyEom = false;
 
+      // A call the app could not read ends the turn: no call of that step runs, and the model reads nothing more.
+      const unreadable = toolCalls.some((c) => c.kind === 'invalid');
       for (const [index, call] of toolCalls.entries()) {
         const id = callId(step - 1, index);
         emit({ type: 'tool-call', step: step - 1, callId: id, call });
         const started = performance.now();
+        if (unreadable && call.kind !== 'invalid') {
+          notRun(step - 1, index, call, NOT_RUN);
+          continue;
+        }
         const recorded = o.recordedResult?.(call, step - 1, index);
         const counter = lastCountKept(o.tokenizer);
         let outcome: { content: string; isError: boolean; source?: string };
@@ -190,6 +217,15 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
                   onConfirmationRequest: () => emit({ type: 'confirmation-request', step: step - 1, callId: id, call }),
                 });
         } catch (e) {
+          if (e instanceof AppFailure) {
+            // The app's own failure is the user's to read, not the model's: this call and the rest are not run.
+            notRun(step - 1, index, call, { kind: 'app_failure', message: e.message });
+            for (let rest = index + 1; rest < toolCalls.length; rest++) {
+              emit({ type: 'tool-call', step: step - 1, callId: callId(step - 1, rest), call: toolCalls[rest]! });
+              notRun(step - 1, rest, toolCalls[rest]!, NOT_RUN);
+            }
+            return finish('app_failure');
+          }
           if (!isAbortError(e)) throw e;
           // Every call gets its result, even on abort: the transcript must stay renderable.
           for (let rest = index; rest < toolCalls.length; rest++) {
@@ -197,13 +233,15 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
           }
           return finish(endReason());
         }
-        emit({ type: 'tool-result', step: step - 1, callId: id, name: call.kind === 'code' ? 'code_interpreter' : call.name, ...outcome, durationMs: performance.now() - started });
+        const failure: CallFailure | undefined = call.kind === 'invalid' ? { kind: 'unreadable_call', message: unreadableMessage(call.arguments.error) } : undefined;
+        emit({ type: 'tool-result', step: step - 1, callId: id, name: toolName(call), ...outcome, durationMs: performance.now() - started, ...(failure ? { failure } : {}) });
         // The result's budget count encoded it already when the counted text is the result: those ids are taken.
         const result = { role: 'ipython' as const, content: outcome.content };
         const counted = counter.idsOf(outcome.content);
         if (counted) t.appendEncoded(result, counted);
         else t.append(result);
       }
+      if (unreadable) return finish('unreadable_call');
     }
     return finish('max_steps');
   } catch (e) {
@@ -212,13 +250,23 @@ async function agentLoop(o: RunAgentOptions, emit: (e: AgentEvent) => void): Pro
   }
 }
 
+const NOT_RUN: CallFailure = { kind: 'not_run', message: 'Not run: the turn ended before this call.' };
+
+function unreadableMessage(why: string): string {
+  return `The model wrote a tool call this app could not read (${why}), so nothing was run.`;
+}
+
+function toolName(call: ToolCall): string {
+  return call.kind === 'code' ? 'code_interpreter' : call.name;
+}
+
 /** The emitted step as the transcript keeps it: its ids and terminator, and what was read from it once. */
 function assistantMessage(step: Step, stop: 'eom' | 'eot'): EmittedMessage {
   return { role: 'assistant', content: step.content, ids: step.result.tokens, stop, toolCalls: step.toolCalls };
 }
 
 /** A step's prompt: its ids, and its text decoded only when something reads it (the Inspector). */
-function lazyPrompt(ids: number[], transcript: Transcript): { ids: number[]; readonly text: string } {
+function lazyPrompt(ids: number[], transcript: { text(ids: readonly number[]): string }): { ids: number[]; readonly text: string } {
   let text: string | undefined;
   return {
     ids,

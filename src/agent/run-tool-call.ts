@@ -1,5 +1,6 @@
 import { abortError } from '../engine/errors';
 import type { ToolCall } from '../format/types';
+import { AppFailure } from '../tools/app-failure';
 import { FAILURE_TEXTS } from '../tools/failure-texts';
 import type { ToolDestination } from '../tools/tool';
 import { formatToolResult, timeoutError } from '../tools/tool-result';
@@ -26,7 +27,8 @@ export interface ToolCallOptions {
 /**
  * Runs one parsed call and returns the ipython turn's content. Every failure — unknown tool, bad
  * call, invalid arguments, a throw, a timeout, a denied confirmation — is a result the model can
- * read, never an empty turn. Only the caller's abort (or the time budget) escapes, as AbortError.
+ * read, never an empty turn. Only the caller's abort (or the time budget) escapes, as AbortError, and
+ * the app's own failure (AppFailure), which the model must not read.
  */
 export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{ content: string; isError: boolean; source?: string }> {
   const format = (outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => ({
@@ -60,6 +62,7 @@ export async function runToolCall(call: ToolCall, o: ToolCallOptions): Promise<{
   } catch (e) {
     if (o.signal.aborted) throw abortError('aborted while a tool was running');
     if (timeout.aborted) return { content: timeoutError(timeoutMs), isError: true };
+    if (e instanceof AppFailure) throw e;
     return format({ ok: false, error: e });
   }
 }

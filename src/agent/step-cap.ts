@@ -5,6 +5,9 @@
  */
 export const STEP_SHARE_OF_CONTEXT = 4;
 
+/** Tokens per step when the caller sets no limit. */
+export const DEFAULT_MAX_TOKENS_PER_STEP = 1024;
+
 export function stepTokenCap(maxTokensPerStep: number, contextWindow: number | undefined): number {
   if (contextWindow === undefined) return maxTokensPerStep;
   return Math.max(1, Math.min(maxTokensPerStep, Math.floor(contextWindow / STEP_SHARE_OF_CONTEXT)));

@@ -10,7 +10,9 @@
  * and the transcript never holds a call the app was not given.
  */
 import type { EngineLike, SamplingParams } from '../engine/contract';
+import { ContextTranscript, contextFit } from '../agent/context-transcript';
 import { runStep, type Step } from '../agent/run-step';
+import { DEFAULT_MAX_TOKENS_PER_STEP, stepTokenCap } from '../agent/step-cap';
 import { abortError, isAbortError } from '../engine/errors';
 import { BUILTIN_TOOL_NAMES } from '../format/builtin-tools';
 import { conversationSystemOptions, isoDate } from '../format/system-options';
@@ -66,12 +68,13 @@ export interface PreparedTurn {
 
 /**
  * Checks and renders a turn (synchronously, so a stream can still answer with an error status).
- * Throws ApiError: a bad transcript, a choice the tools cannot satisfy, a prompt that leaves no room.
+ * Throws ApiError: a bad transcript, a choice the tools cannot satisfy, a prompt that leaves no room
+ * (with a context policy: after it dropped what it may).
  */
 export function prepareChatTurn(deps: ChatTurnDeps, request: ChatTurnRequest): PreparedTurn {
   try {
     const plan = planReplyFormat(planToolChoice(request, deps.tokenizer), request);
-    const transcript = transcriptOf(deps, request);
+    const transcript = fitted(deps, request, transcriptOf(deps, request));
     const ids = transcript.prompt();
     checkRoom(ids.length, request.maxTokens, deps.contextWindow);
     return { request, plan, transcript, ids };
@@ -157,6 +160,19 @@ function transcriptOf(deps: ChatTurnDeps, request: ChatTurnRequest): Transcript 
   };
   const options = conversationSystemOptions(given, { builtinTools: [...builtinTools], tools: request.tools }, deps.today);
   return new Transcript(deps.tokenizer, options, messages);
+}
+
+/**
+ * What the model sees of the request's transcript: all of it, or with `contextPolicy` and a known
+ * window, what the policy keeps for a step of `maxTokens` (default as the agent loop's: a quarter of
+ * the window, at most 1024). Throws EngineError `context_overflow` when the policy cannot make room.
+ */
+function fitted(deps: ChatTurnDeps, request: ChatTurnRequest, full: Transcript): Transcript {
+  if (request.contextPolicy === undefined || deps.contextWindow === undefined) return full;
+  const maxTokens = request.maxTokens ?? stepTokenCap(DEFAULT_MAX_TOKENS_PER_STEP, deps.contextWindow);
+  const seen = new ContextTranscript(full, contextFit(full, deps.contextWindow, maxTokens, request.contextPolicy), deps.tokenizer);
+  seen.fit();
+  return seen.seen;
 }
 
 /**

@@ -3,6 +3,7 @@
  * the shared core, and what the core hands back. Neutral: each surface maps its own wire shapes to
  * and from these; the core renders, generates once, parses once and remembers what was emitted.
  */
+import type { ContextPolicy } from '../agent/context-policy';
 import type { SamplingParams, StopReason, TokenLogprob } from '../engine/contract';
 import type { BuiltinToolName } from '../format/builtin-tools';
 import type { Message } from '../format/types';
@@ -61,6 +62,8 @@ export interface ChatTurnRequest {
   cacheSalt?: string;
   /** Report log probabilities, with this many alternatives per token. */
   logprobs?: number;
+  /** What to drop when the conversation would not fit the window; absent: it is refused (a 400, as OpenAI does). */
+  contextPolicy?: ContextPolicy;
 }
 
 export type TurnFinish = 'stop' | 'length' | 'tool_calls';

@@ -43,6 +43,7 @@ const bad: Record<string, { args: string[]; error: RegExp }> = {
   'an API key as a flag (it would land in shell history)': { args: ['ask', '--engine', 'http://127.0.0.1:9', '--api-key', 'k', 'hi'], error: /Unknown option '--api-key'/ },
   'an engine URL that is not http(s)': { args: ['ask', '--engine', 'ftp://host/', 'hi'], error: /invalid_request: the engine URL must be http or https/ },
   'an unknown tools provider': { args: ['ask', '--tools', 'cloud', 'hi'], error: /--tools: expected auto, service, local, got "cloud"/ },
+  'an unknown context policy': { args: ['ask', '--context-policy', 'truncate-middle', 'hi'], error: /--context-policy: expected rolling, keep-first, stop, got "truncate-middle"/ },
   'a --docs directory that is not there': { args: ['ask', '--docs', '/nonexistent/docs', 'hi'], error: /--docs: \/nonexistent\/docs is not a directory/ },
   'a GGUF file that is not there': { args: ['ask', '--model', '/nonexistent/model.gguf', 'hi'], error: /load_failed: could not load the GGUF \/nonexistent\/model\.gguf/ },
 };

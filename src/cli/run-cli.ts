@@ -22,7 +22,8 @@ const USAGE = `usage: cli <command>
                         run FILE through the real loop (tiny model, the model's side forced)
                         -> {prompts, steps, toolResults}
   ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] [--tools auto|service|local]
-      [--docs DIR] [--mcp URL]... [--mcp-stdio "COMMAND"]... "question"
+      [--docs DIR] [--mcp URL]... [--mcp-stdio "COMMAND"]...
+      [--context-policy rolling|keep-first|stop] "question"
                         the unforced loop in Node (greedy; default the micro model)
                         -> {answer, finish, steps: [{raw, stop, toolCalls, toolResults}]}
   serve [--port N] [--host H] [--allowed-host NAME]... [--model ID|micro] [--api-key KEY] [--slots N]

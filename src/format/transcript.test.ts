@@ -86,6 +86,27 @@ describe('Transcript', () => {
     expect(() => t.slice(2)).toThrow(RangeError);
   });
 
+  it.each(Object.entries(cases))('%s: per-message token counts add up to the transcript', (_name, { options, messages }) => {
+    const t = new Transcript(tokenizer, options, messages);
+    expect(t.fixedTokens + t.messageTokens().reduce((a, b) => a + b, 0)).toBe(t.length);
+    expect(t.messageTokens()).toHaveLength(messages.length);
+    expect(t.prompt().length - t.length).toBe(t.promptHeaderTokens);
+  });
+
+  it('without(from, to) is the transcript of the other messages, custom tools moved into the first user turn kept', () => {
+    const { options, messages } = cases['custom tools written into the first user turn, a structured call, a result object']!;
+    const t = new Transcript(tokenizer, options, messages);
+    const kept = t.without(0, 4);
+    expect(kept.messages).toEqual([messages[4]]);
+    expect(kept.ids).toEqual(renderIds({ ...options, messages: [messages[4]!], addGenerationPrompt: false }, tokenizer));
+    expect(kept.text()).toContain('get_weather');
+    expect(t.without(1, 1).ids).toEqual(t.ids);
+    expect(() => t.without(2, 1)).toThrow(RangeError);
+    expect(() => t.without(0, 6)).toThrow(RangeError);
+    // What is left must still be a valid turn order: a result without its call is refused.
+    expect(() => t.without(1, 2)).toThrow(FormatError);
+  });
+
   it('a slice shares nothing mutable with its source', () => {
     const t = new Transcript(tokenizer, {}, [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }]);
     const before = [...t.ids];

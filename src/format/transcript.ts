@@ -67,6 +67,31 @@ export class Transcript {
     return [...this.given];
   }
 
+  /** `<|begin_of_text|>` and the system block: the tokens before the first message. */
+  get fixedTokens(): number {
+    return this.prefixEnd;
+  }
+
+  /** Per message, the tokens it takes (a system message written inside the system block takes none). */
+  messageTokens(): number[] {
+    return this.ends.map((end, i) => end - (i === 0 ? this.prefixEnd : this.ends[i - 1]!));
+  }
+
+  /** The tokens `prompt()` adds after the transcript (the assistant header). */
+  get promptHeaderTokens(): number {
+    return this.header('assistant').length;
+  }
+
+  /**
+   * A transcript of these options and the messages outside `[from, to)`, rendered as if created with
+   * them (custom tools go into the first user message kept). Throws FormatError when what is left is
+   * not a valid turn order.
+   */
+  without(from: number, to: number): Transcript {
+    if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 0 && from <= to && to <= this.given.length)) throw new RangeError(`no range [${from}, ${to}) of ${this.given.length} messages`);
+    return new Transcript(this.tokenizer, this.options, [...this.given.slice(0, from), ...this.given.slice(to)]);
+  }
+
   /** Appends one message (its emitted ids, when it has them, are checked against its raw text once). */
   append(message: Message): void {
     this.order.push(message);

@@ -150,18 +150,19 @@ export class PyodideSandbox implements Sandbox {
         performance.now() - started,
       );
     const fail = (text: string, stateLost = false) => finish({ error: { text, dropped: 0 }, stateLost });
+    const unavailable = (text: string): SandboxResult => ({ ...fail(text), unavailable: true });
 
-    if (this.disposed) return fail('the sandbox was disposed');
+    if (this.disposed) return unavailable('the sandbox was disposed');
     if (signal?.aborted) return fail('aborted before the code ran');
     let interpreter: Interpreter;
     try {
       interpreter = this.current();
     } catch (e) {
-      return fail(`the Python interpreter could not be created: ${e instanceof Error ? e.message : String(e)}`);
+      return unavailable(`the Python interpreter could not be created: ${e instanceof Error ? e.message : String(e)}`);
     }
     const startup = await settle(interpreter.ready, signal);
     if (startup === 'abort') return fail('aborted while the interpreter was starting; the code did not run');
-    if (startup instanceof Error) return fail(startup.message);
+    if (startup instanceof Error) return unavailable(startup.message);
 
     const id = this.nextId++;
     const ending = await new Promise<Ending>((resolve) => {

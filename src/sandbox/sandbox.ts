@@ -24,6 +24,11 @@ export interface SandboxResult {
    * reset. Absent otherwise.
    */
   notice?: string;
+  /**
+   * The code did not run because no interpreter could (it could not be created or start, or the sandbox
+   * was disposed): `error` says why, for the user; a failure of the app, not of the code. Absent otherwise.
+   */
+  unavailable?: true;
   /** Which of stdout/stderr/result/error were cut to their limit. */
   truncated: Array<'stdout' | 'stderr' | 'result' | 'error'>;
   durationMs: number;

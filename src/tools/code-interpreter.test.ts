@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from '../sandbox/sandbox';
 import { codeInterpreterResult, codeInterpreterTool } from './code-interpreter';
+import { AppFailure } from './app-failure';
 import { ToolError } from './tool';
 
 const base: SandboxResult = { stdout: '', stderr: '', result: null, error: null, stateLost: false, truncated: [], durationMs: 3 };
@@ -92,6 +93,13 @@ describe('codeInterpreterTool', () => {
       await expect(tool.execute(args, { signal })).rejects.toBeInstanceOf(ToolError);
     }
     expect(fake.calls).toEqual([]);
+  });
+
+  it('an interpreter that cannot run the code at all is the app\'s failure (AppFailure), never a result the model reads', async () => {
+    const fake = fakeSandbox({ error: 'Pyodide did not start within 60s', unavailable: true });
+    const e = await codeInterpreterTool(fake.sandbox).execute({ code: 'print(1)' }, { signal: new AbortController().signal }).then(() => null, (err: unknown) => err);
+    expect(e).toBeInstanceOf(AppFailure);
+    expect((e as AppFailure).message).toBe('The Python interpreter could not run the code (Pyodide did not start within 60s).');
   });
 
   it('warm() warms the sandbox', async () => {

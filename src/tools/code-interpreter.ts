@@ -6,10 +6,12 @@
  * with no output at all says so (`{"stdout": "", "note": "no output"}`); `state_lost` appears only
  * when earlier variables are gone; `truncated` names the fields that were cut (each cut is also
  * marked inside its text); `note` carries the sandbox's notice (work left running was stopped and
- * the state reset). The context's signal reaches the sandbox (an abort kills the run).
+ * the state reset). The context's signal reaches the sandbox (an abort kills the run). When no
+ * interpreter can run the code at all, that is the app's failure (AppFailure), never a result.
  * Needs no confirmation: nothing leaves the sandbox.
  */
 import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
+import { AppFailure } from './app-failure';
 import { ToolError, type Tool } from './tool';
 
 export interface CodeInterpreterOptions {
@@ -50,6 +52,7 @@ export function codeInterpreterTool(sandbox: Sandbox, options: CodeInterpreterOp
         throw new ToolError('code_interpreter needs a non-empty "code" string', { got: code === undefined ? 'nothing' : typeof code });
       }
       const run = await sandbox.run(code, { signal, timeoutMs });
+      if (run.unavailable) throw new AppFailure(`The Python interpreter could not run the code (${run.error ?? 'no reason given'}).`);
       return codeInterpreterResult(run);
     },
     warm: () => sandbox.warm(),

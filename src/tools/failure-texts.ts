@@ -62,8 +62,8 @@ export const FAILURE_TEXTS = {
 export type FailureKind = keyof typeof FAILURE_TEXTS;
 
 /**
- * What the loop writes into an ipython turn when a run ends mid-call (the user's abort, the time budget)
- * or a message ended with eom but held no call. The model reads these only in the history of a later
+ * What the loop writes into an ipython turn when a run ends mid-call (the user's abort, the time budget,
+ * the app's own failure) or a message ended with eom but held no call. The model reads these only in the history of a later
  * turn; the micro model's corpus does not train them (scripts/micro-llama/tool-failures.test.ts lists
  * them as the untrained texts, so a new one cannot slip in).
  */
@@ -71,6 +71,8 @@ export const LOOP_TEXTS = {
   nothingCallable: () => 'the message ended with <|eom_id|> but contained no tool call; answer in plain text or make a call',
   abortedByUser: () => 'aborted by the user',
   timeBudget: () => 'the time budget ran out',
+  /** A call the loop did not run because the app ended the turn (an unreadable call beside it, the app's own failure). */
+  notRun: () => 'not run: the turn was ended',
 } as const;
 
 /** The kinds that reach the model as a tool result (all of them). */

@@ -9,12 +9,10 @@ import { scriptIds } from '../agent/scripted-output';
 import { withScriptedSteps } from '../../tests/support/scripted-steps';
 import type { LoadedModelInfo } from '../engine/contract';
 import { parseConversation } from '../format/conversation';
-import { emittedText } from '../format/render';
+import { emittedText, renderIds } from '../format/render';
 import { loadTokenizer } from '../format/tokenizer/load-node';
 import { createNodeEngine } from '../../worker/create-node-engine';
 import type { Engine } from '../../worker/engine';
-import { callId } from '../agent/events';
-import { renderIds } from '../format/render';
 import { defineCustomTool } from '../tools/custom-tool';
 import type { Tool } from '../tools/tool';
 import { ChatLibrary } from './chat-library';
@@ -30,8 +28,6 @@ beforeAll(async () => {
   model = await engine.load('tiny-llama');
 });
 afterAll(() => engine.unload());
-
-const weather = defineCustomTool({ name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, readOnly: true, execute: async ({ city }) => ({ city, sky: 'sunny' }) });
 
 function setup(store: ConversationStore = memoryConversationStore(), tools: Tool[] = [], confirm: ChatSessionOptions['confirm'] = async () => 'once') {
   const forcing = withScriptedSteps(engine);
@@ -136,81 +132,6 @@ describe('ChatLibrary', () => {
     expect(library.problem).toMatch(/IndexedDB is not available/);
   });
 
-  it('import of a JSON export: a new conversation, opened, the same transcript (ids included), and it continues', async () => {
-    const CALL = '{"name": "get_weather", "parameters": {"city": "Oslo"}}';
-    const first = setup(memoryConversationStore(), [weather]);
-    await first.ask('Weather in Oslo?', CALL, 'Sunny in Oslo.');
-    await first.ask('And tomorrow?', 'Probably sunny.');
-    const exported = (await first.library.exportJson(first.library.current!))!;
-
-    const second = setup(memoryConversationStore(), [weather]);
-    const id = await second.library.importJson(exported.json);
-    expect(second.library.current).toBe(id);
-    expect((await second.library.list()).map((c) => c.title)).toEqual(['Weather in Oslo?']);
-    expect(second.session.transcript).toEqual(first.session.transcript);
-    const card = second.session.path[0]!.toolResults;
-    expect(card).toEqual([{ callId: callId(0, 0), isError: false, durationMs: 0 }]);
-    // A re-export renders to the ids the engine held.
-    const again = (await second.library.exportJson(id))!;
-    const ids = (json: string) => renderIds(parseConversation(JSON.parse(json)), tokenizer);
-    expect(ids(again.json)).toEqual(ids(exported.json));
-    await second.ask('And the day after?', 'Rain.');
-    expect(second.session.transcript.at(-1)).toMatchObject({ role: 'assistant' });
-    expect(second.session.path).toHaveLength(3);
-  });
-
-  it('an import that is not an export, or is damaged, is refused with what is wrong and changes nothing', async () => {
-    const { library, ask } = setup();
-    await ask('Keep me', 'Kept.');
-    const before = await library.list();
-    const current = library.current;
-    const cases: Array<[string, RegExp]> = [
-      ['{"messages": [', /not JSON/],
-      ['{"title": "x"}', /\$\.messages: expected an array/],
-      ['{"messages": [{"role": "user", "content": 5}]}', /\$\.messages\[0\]/],
-      ['{"messages": [{"role": "assistant", "content": "Hi"}]}', /start with a user message|order|first/],
-      ['{"messages": [{"role": "system", "content": "x"}, {"role": "user", "content": "Hi"}]}', /system message/],
-      ['{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}', /messages\[0\] is a user message with no answer/],
-    ];
-    for (const [text, why] of cases) await expect(library.importJson(text), text).rejects.toThrow(why);
-    expect(await library.list()).toEqual(before);
-    expect(library.current).toBe(current);
-  });
-
-  it('search finds conversations by title or by any message, case-insensitive', async () => {
-    const { library, ask, session } = setup();
-    await ask('Plan a trip', 'Go to the FJORDS.');
-    const trip = library.current!;
-    session.clear();
-    await ask('Bake bread', 'Use rye flour.');
-    const bread = library.current!;
-    expect(await library.search('fjords')).toEqual(new Set([trip]));
-    expect(await library.search('BREAD')).toEqual(new Set([bread]));
-    expect(await library.search('nothing like this')).toEqual(new Set());
-    expect(await library.search('  ')).toEqual(new Set([trip, bread]));
-  });
-
-  it('Markdown export: title, each message, each tool call and its result fenced', async () => {
-    const { library, ask } = setup(memoryConversationStore(), [weather]);
-    await ask('Weather in Oslo?', '{"name": "get_weather", "parameters": {"city": "Oslo"}}', 'Sunny in Oslo.');
-    const md = (await library.exportMarkdown(library.current!))!;
-    expect(md.name).toBe('weather-in-oslo.md');
-    expect(md.markdown).toBe(
-      [
-        '# Weather in Oslo?',
-        '*Model: tiny-llama*',
-        '## You',
-        'Weather in Oslo?',
-        '## Assistant',
-        '**Tool call: get_weather**',
-        '```json\n{\n  "city": "Oslo"\n}\n```',
-        'Result:',
-        '```text\n{"city": "Oslo", "sky": "sunny"}\n```',
-        'Sunny in Oslo.',
-      ].join('\n\n') + '\n',
-    );
-  });
-
   it('New chat while a confirmation is pending: the run stops, its turn stays in the chat it was in (stored), the new chat is empty', async () => {
     const mailer = defineCustomTool({ name: 'send_email', description: 'Sends', parameters: { type: 'object' }, execute: async () => 'sent' });
     let asked!: () => void;
@@ -238,5 +159,81 @@ describe('ChatLibrary', () => {
   it('titles: one line, shortened', () => {
     expect(titleOf('  How   many\nbridges? ')).toBe('How many bridges?');
     expect(titleOf('x'.repeat(100))).toHaveLength(60);
+  });
+});
+
+describe('chat search', () => {
+  it('finds conversations by every word of the query, in titles and in the text of any turn, accents and case aside', async () => {
+    const { library, ask } = setup();
+    await ask('What is the harbour called?', 'Old Harbour, by the café.');
+    const harbour = library.current!;
+    library.newChat();
+    await ask('Opening hours on Monday?', 'From 07:00 to 18:00.');
+    const hours = library.current!;
+    await library.rename(hours, 'Shop times');
+    const ids = async (q: string) => (await library.search(q)).map((c) => c.id);
+    expect(await ids('')).toEqual([hours, harbour]);
+    expect(await ids('harbour')).toEqual([harbour]);
+    expect(await ids('CAFE old')).toEqual([harbour]); // the answer's text, without its accent
+    expect(await ids('shop')).toEqual([hours]); // the title
+    expect(await ids('18:00 monday')).toEqual([hours]);
+    expect(await ids('harbour monday')).toEqual([]);
+  });
+});
+
+describe('export to Markdown, and import of an export', () => {
+  it('an imported export renders and continues: its re-export is the same file, so `render --ids` gives the same ids', async () => {
+    const { library, ask, session } = setup();
+    await ask('Plan a trip', 'Go north.');
+    await ask('And then?', 'Go south.');
+    const original = library.current!;
+    const file = (await library.exportJson(original))!.json;
+    const tokens = session.contextTokens();
+    const imported = await library.importJson(file);
+    expect(imported).not.toBe(original);
+    expect(library.current).toBe(imported);
+    expect((await library.list()).map((c) => c.id).sort()).toEqual([original, imported].sort());
+    expect(session.transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(session.contextTokens()).toBe(tokens);
+    const again = (await library.exportJson(imported))!.json;
+    expect(JSON.parse(again)).toEqual(JSON.parse(file));
+    expect(renderIds(parseConversation(JSON.parse(again)), tokenizer)).toEqual(renderIds(parseConversation(JSON.parse(file)), tokenizer));
+    // It goes on like any chat.
+    await ask('And after that?', 'Home.');
+    expect(session.transcript).toHaveLength(6);
+    expect((await library.exportJson(imported))!.json).toContain('And after that?');
+  });
+
+  const bad: Record<string, { text: string; error: RegExp }> = {
+    'not JSON': { text: '{"messages": [', error: /^the file is not JSON/ },
+    'JSON that is not an export': { text: '{"hello": 1}', error: /^the file is not a conversation exported by this page: expected an object with "messages"$/ },
+    'no message': { text: '{"messages": []}', error: /^the file holds no message$/ },
+    'a chat that starts with the answer': { text: '{"messages": [{"role": "assistant", "content": "Hi"}]}', error: /^messages\[0\]: expected the first message to be the user's/ },
+    'a damaged answer': {
+      text: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'x', ids: [128009], stop: 'eot', toolCalls: [] }] }),
+      error: /^the file is damaged: messages\[1\]\.ids: an assistant message's ids hold a special token other than <\|python_tag\|>$/,
+    },
+    'an answer without its terminator': {
+      text: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'x', ids: [13347], toolCalls: [] }] }),
+      error: /^the file is damaged: \$\.tree\.nodes\.t0\.reply.*stop: ids without raw text need their terminator/,
+    },
+    'a bad date': { text: JSON.stringify({ date: 'soon', messages: [{ role: 'user', content: 'Hi' }] }), error: /^the file is damaged: \$\.renderOptions\.date: expected YYYY-MM-DD$/ },
+  };
+  for (const [name, { text, error }] of Object.entries(bad)) {
+    it(`refuses ${name}, saying what is wrong, and changes nothing`, async () => {
+      const { library, ask } = setup();
+      await ask('Plan a trip', 'Go north.');
+      const before = { list: await library.list(), current: library.current };
+      await expect(library.importJson(text)).rejects.toThrow(error);
+      expect({ list: await library.list(), current: library.current }).toEqual(before);
+    });
+  }
+
+  it('exports the shown branch as Markdown: the title, then each question and answer', async () => {
+    const { library, ask } = setup();
+    await ask('Plan a trip', 'Go **north**.');
+    await library.rename(library.current!, 'Trip');
+    const md = (await library.exportMarkdown(library.current!))!;
+    expect(md).toEqual({ name: 'trip.md', markdown: '# Trip\n\n**You:** Plan a trip\n\n**Assistant:** Go **north**.\n' });
   });
 });

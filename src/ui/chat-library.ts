@@ -1,7 +1,8 @@
 /**
  * The saved conversations of the chat page, no DOM: the session's conversation is written to the
  * store after every kept turn, branch switch and "always allow", listed newest first, reopened (also
- * on reload: the last one open), renamed, deleted and exported as the CLI's render input.
+ * on reload: the last one open), searched, renamed, deleted, exported as the CLI's render input or as
+ * Markdown, and imported from such an export.
  *
  * Invariants: an empty conversation is never stored (a record is created by its first kept turn);
  * opening or switching never changes a record's updatedAt (only a new turn does), so the list's order
@@ -9,9 +10,10 @@
  * leaves the chat working and says so through `problem`.
  */
 import type { ChatSession, SessionEvent } from './chat-session';
+import { conversationMatches } from './chat-search';
 import { titleOf } from './chat-title';
-import { importConversation } from './conversation-import';
-import { conversationMarkdown, markdownFileName } from './conversation-markdown';
+import { conversationMarkdown } from './conversation-markdown';
+import { importConversation } from './import-conversation';
 import type { ConversationStore, ConversationSummary } from './conversation-store';
 import { exportConversation, exportFileName, STORED_VERSION, type StoredConversation } from './stored-conversation';
 
@@ -50,6 +52,20 @@ export class ChatLibrary {
 
   async list(): Promise<ConversationSummary[]> {
     return this.guard(() => this.o.store.list(), []);
+  }
+
+  /** The conversations whose title or text holds every word of `query` (chat-search.ts), newest first; all for an empty query. */
+  async search(query: string): Promise<ConversationSummary[]> {
+    const all = await this.list();
+    if (query.trim() === '') return all;
+    const matches = await Promise.all(
+      all.map(async (c) => {
+        if (c.error) return false;
+        const record = await this.o.store.get(c.id).catch(() => null);
+        return record !== null && conversationMatches(record, query);
+      }),
+    );
+    return all.filter((_, i) => matches[i]);
   }
 
   /** Shows stored conversation `id`; resolves false (and sets `problem`) when it cannot be read. */
@@ -109,42 +125,23 @@ export class ChatLibrary {
     return record ? { name: exportFileName(record), json: `${JSON.stringify(exportConversation(record), null, 2)}\n` } : null;
   }
 
-  /** The Markdown of conversation `id` (for people; the JSON export is the exact one). */
-  async exportMarkdown(id: string): Promise<{ name: string; markdown: string } | null> {
-    await this.writes;
-    const record = id === this.currentId && this.record ? this.record : await this.guard(() => this.o.store.get(id), null);
-    return record ? { name: markdownFileName(exportFileName(record)), markdown: conversationMarkdown(record) } : null;
-  }
-
   /**
-   * Stores a JSON export as a new conversation and opens it; throws an Error saying what is wrong
-   * with a file that is not an export (nothing is stored then), or when a run is going.
+   * Adds the conversation of an exported file (import-conversation.ts) and opens it. Throws an Error
+   * saying what is wrong with a file that is not an export or is damaged; nothing is stored then.
    */
   async importJson(text: string): Promise<string> {
-    if (this.o.session.busy) throw new Error('a run is going: stop it or wait, then import');
+    if (this.o.session.busy) throw new Error('an answer is being written: import once it has finished');
     const record = importConversation(text, newId(), Date.now());
-    let failure: unknown = null;
-    await this.enqueue(() => this.o.store.put(record).catch((e: unknown) => void (failure = e)));
-    if (failure) throw new Error(`the conversation could not be stored: ${message(failure)}`);
-    await this.open(record.id);
+    await this.enqueue(() => this.o.store.put(record));
+    if (!(await this.open(record.id))) throw new Error(this.problem ?? 'the imported conversation could not be opened');
     return record.id;
   }
 
-  /** The ids of conversations whose title or any message contains `query` (case-insensitive); all for a blank query. */
-  async search(query: string): Promise<Set<string>> {
-    const chats = await this.list();
-    const q = query.trim().toLowerCase();
-    if (q === '') return new Set(chats.map((c) => c.id));
-    const hits = new Set<string>();
-    for (const c of chats) {
-      if (c.title.toLowerCase().includes(q)) {
-        hits.add(c.id);
-        continue;
-      }
-      const record = await this.guard(() => this.o.store.get(c.id), null);
-      if (record && searchableText(record).includes(q)) hits.add(c.id);
-    }
-    return hits;
+  /** The shown branch of conversation `id` as Markdown (conversation-markdown.ts), with a file name. */
+  async exportMarkdown(id: string): Promise<{ name: string; markdown: string } | null> {
+    await this.writes;
+    const record = id === this.currentId && this.record ? this.record : await this.guard(() => this.o.store.get(id), null);
+    return record ? { name: exportFileName(record).replace(/\.json$/, '.md'), markdown: conversationMarkdown(record) } : null;
   }
 
   private onSession(e: SessionEvent): void {
@@ -218,14 +215,6 @@ export class ChatLibrary {
   private changed(): void {
     for (const l of this.listeners) l();
   }
-}
-
-/** Every message of every branch, lower-cased: what search looks in. */
-function searchableText(r: StoredConversation): string {
-  return Object.values(r.tree.nodes)
-    .flatMap((n) => [n.userText, ...n.reply.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))])
-    .join('\n')
-    .toLowerCase();
 }
 
 function message(e: unknown): string {

@@ -101,7 +101,7 @@ export class ChatPage {
       tokenizer: () => o.engine.tokenizer,
       model: () => this.loader.info,
       tools: () => this.external.tools(this.tools.tools(this.settings.tools, this.settings.proxyEndpoint, this.settings.searchAndMath), (server, tool) => mcpView.enabled(server, tool)),
-      settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep, confirmOnDevice: this.settings.confirmOnDevice }),
+      settings: () => ({ sampling: samplingOf(this.settings), maxSteps: this.settings.maxSteps, maxTokensPerStep: this.settings.maxTokensPerStep, confirmOnDevice: this.settings.confirmOnDevice, contextPolicy: this.settings.contextPolicy }),
       confirm: (call, signal, where) => dialog.ask(call, signal, where),
       onClear: () => {
         this.tools.resetPython();

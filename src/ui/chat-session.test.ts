@@ -58,16 +58,6 @@ const CALL = '{"name": "get_weather", "parameters": {"city": "Paris"}}<|eot_id|>
 const ends = (events: SessionEvent[]) => events.filter((e): e is Extract<SessionEvent, { type: 'turn-end' }> => e.type === 'turn-end');
 
 describe('ChatSession', () => {
-  it("each kept turn carries what the answer cost: the model, the tokens of all its steps, their decode time", async () => {
-    const { s, events } = session();
-    force(s, CALL, 'Sunny in Paris.<|eot_id|>');
-    await s.send('Weather in Paris?');
-    const steps = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'step-finish' ? [e.event.stats] : []));
-    const end = ends(events)[0]!;
-    expect(end.stats).toEqual({ model: model.modelId, tokens: steps[0]!.decodedTokens + steps[1]!.decodedTokens, decodeMs: steps[0]!.decodeMs + steps[1]!.decodeMs, steps: 2 });
-    expect(s.path.at(-1)!.stats).toEqual(end.stats);
-  });
-
   it('a tool loop, then a second message that extends the transcript (the prompt reuses the cache)', async () => {
     const asked: string[] = [];
     const { s, events } = session(async (call) => {
@@ -114,6 +104,19 @@ describe('ChatSession', () => {
     expect(prompts.every((p) => p.includes('Today Date: 11 August 2026'))).toBe(true);
     expect(counting.encoded.slice(before)).toEqual(['And now?']); // only the new user turn's text
     expect(s.snapshot().renderOptions.date).toBe('2026-08-11');
+  });
+
+  it("a kept turn has its answer's stats: the tokens of all its steps, their decode time and the model", async () => {
+    const { s, events } = session();
+    force(s, CALL, 'Sunny in Paris.<|eot_id|>');
+    await s.send('Weather in Paris?');
+    const steps = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'step-finish' ? [e.event.stats] : []));
+    expect(steps).toHaveLength(2);
+    expect(s.path[0]!.stats).toEqual({
+      tokens: steps[0]!.decodedTokens + steps[1]!.decodedTokens,
+      decodeMs: steps[0]!.decodeMs + steps[1]!.decodeMs,
+      model: model.modelId,
+    });
   });
 
   it('an error leaves the transcript as it was; regenerate retries the same message', async () => {
@@ -317,5 +320,50 @@ describe('ChatSession sampling', () => {
     await make(model).send('a');
     await make({ ...model, sampling: micro.sampling }).send('b');
     expect(seen).toEqual([0.9, 0]);
+  });
+});
+
+describe('ChatSession context policy', () => {
+  function small(policy: 'rolling' | 'stop') {
+    const forcing = withScriptedSteps(engine);
+    const s = new ChatSession({
+      engine: forcing,
+      tokenizer: () => tokenizer,
+      model: () => ({ ...model, contextWindow: 400 }),
+      tools: () => [weather],
+      settings: () => ({ sampling: { temperature: 0 }, maxSteps: 4, maxTokensPerStep: 64, contextPolicy: policy }),
+      confirm: async () => 'always',
+    });
+    const events: SessionEvent[] = [];
+    s.on((e) => events.push(e));
+    const ask = async (city: string) => {
+      forcing.forceNextRun([`{"name": "get_weather", "parameters": {"city": "${city}"}}<|eot_id|>`, `Sunny in ${city}, as the forecast said.<|eot_id|>`].map((x) => scriptIds(x, tokenizer)));
+      await s.send(`Weather in ${city}?`);
+    };
+    return { s, events, ask };
+  }
+  const CITIES = ['Paris', 'Oslo', 'Rome', 'Lima', 'Cairo', 'Tokyo', 'Quito', 'Perth'];
+
+  it('rolling: every turn is answered and kept; context() names what is out and stays inside the window', async () => {
+    const { s, events, ask } = small('rolling');
+    for (const city of CITIES) await ask(city);
+    expect(ends(events).map((e) => [e.reason, e.kept])).toEqual(CITIES.map(() => ['done', true]));
+    expect(s.transcript).toHaveLength(CITIES.length * 4);
+    const context = s.context()!;
+    expect(context.dropped.from).toBe(0);
+    expect(context.dropped.to % 4).toBe(0); // whole turns
+    expect(context.dropped.to).toBeGreaterThan(0);
+    expect(context.tokens).toBeLessThanOrEqual(400);
+    const drops = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'context-dropped' ? [e.event] : []));
+    expect(drops.length).toBeGreaterThan(0);
+    expect(drops.at(-1)!.dropped).toEqual(context.dropped);
+  });
+
+  it('stop: the turn that would not fit is not kept and says why (context_overflow)', async () => {
+    const { s, events, ask } = small('stop');
+    for (const city of CITIES) await ask(city);
+    const failed = ends(events).find((e) => !e.kept)!;
+    expect(failed).toMatchObject({ reason: 'error', error: { code: 'context_overflow', message: expect.stringContaining('the context policy is "stop"') } });
+    expect(s.context()!.dropped).toEqual({ from: 0, to: 0 });
   });
 });

@@ -16,7 +16,10 @@
  * the tools fresh state (a new Python interpreter), so nothing one conversation planted reaches another.
  */
 import type { AgentEvent, FinishReason } from '../agent/events';
+import { NOTHING_DROPPED, type ContextPolicy, type DroppedRange } from '../agent/context-policy';
+import { ContextTranscript, contextFit } from '../agent/context-transcript';
 import { runAgent } from '../agent/run-agent';
+import { stepTokenCap } from '../agent/step-cap';
 import { ToolSet } from '../agent/tool-set';
 import type { EngineLike, LoadedModelInfo, SamplingParams, SerializedError } from '../engine/contract';
 import { EngineError, serializeError } from '../engine/errors';
@@ -24,7 +27,6 @@ import { conversationSystemOptions, type ToolOptions } from '../format/system-op
 import { Transcript, type SystemOptions } from '../format/transcript';
 import type { Message, TextTokenizer, ToolCall } from '../format/types';
 import type { Tool, ToolDestination } from '../tools/tool';
-import { addStep, emptyStats, type AnswerStats } from './answer-stats';
 import { ConversationTree, ROOT, transcriptOf, type StoredToolResult, type TreeData, type TurnNode } from './conversation-tree';
 import type { RenderedOptions } from './stored-conversation';
 
@@ -36,6 +38,8 @@ export interface RunSettings {
   maxTokensPerStep: number;
   /** Ask about tool calls answered on this device too (absent: they run without asking). */
   confirmOnDevice?: boolean;
+  /** What goes when a step would not fit the window (default `rolling`). */
+  contextPolicy?: ContextPolicy;
 }
 
 export interface ChatSessionOptions {
@@ -60,7 +64,7 @@ export type SessionEvent =
   | { type: 'turn-start'; turn: number; userText: string; parent: string; replaces: string | null }
   | { type: 'agent'; turn: number; event: AgentEvent }
   /** `node`: the turn added to the tree when the run was kept, else null. */
-  | { type: 'turn-end'; turn: number; reason: FinishReason; kept: boolean; error: SerializedError | null; node: string | null; stats: AnswerStats }
+  | { type: 'turn-end'; turn: number; reason: FinishReason; kept: boolean; error: SerializedError | null; node: string | null }
   | { type: 'busy'; busy: boolean }
   | { type: 'cleared' }
   /** The tools that run without asking changed (always allowed, revoked, cleared, restored). */
@@ -99,6 +103,8 @@ export class ChatSession {
   private shown: Rendered | null = null;
   /** The run going on, settled when its turn has ended. */
   private running: Promise<void> | null = null;
+  /** The last context() answer and what it was computed for (a branch renders again only when it changed). */
+  private seen: { key: string; value: { tokens: number; dropped: DroppedRange } } | null = null;
   /** Bumped by clear() and restore(): a run that started before either writes nothing back. */
   private epoch = 0;
 
@@ -218,18 +224,35 @@ export class ChatSession {
   }
 
   /**
-   * Tokens the shown branch takes in the context: its transcript's length, without a generation
-   * prompt (after a run, what the KV cache holds: the last prompt, the emitted ids and the stop id);
-   * null before a tokenizer is there, or when the branch is not renderable on its own (a stopped
-   * call still waiting on its result).
+   * Tokens the shown branch takes in the context: what the model sees of its transcript, without a
+   * generation prompt (after a run, what the KV cache holds: the last prompt, the emitted ids and the
+   * stop id); null before a tokenizer is there, or when the branch is not renderable on its own (a
+   * stopped call still waiting on its result).
    */
   contextTokens(): number | null {
+    return this.context()?.tokens ?? null;
+  }
+
+  /**
+   * The shown branch as the model sees it with the loaded model's window and the settings' policy:
+   * its tokens and the messages out of the context (indices into `transcript`); null as for contextTokens().
+   */
+  context(): { tokens: number; dropped: DroppedRange } | null {
     const tokenizer = this.o.tokenizer();
     if (!tokenizer) return null;
     const path = this.tree.activePath();
-    if (path.length === 0) return 0;
+    if (path.length === 0) return { tokens: 0, dropped: NOTHING_DROPPED };
+    const window = this.o.model()?.contextWindow;
+    const settings = this.o.settings();
+    const maxTokens = stepTokenCap(settings.maxTokensPerStep, window);
+    const policy = settings.contextPolicy ?? 'rolling';
+    const key = JSON.stringify([path.map((n) => n.id), window, maxTokens, policy, this.rendered]);
+    if (this.seen?.key === key) return this.seen.value;
     try {
-      return this.transcriptAt(path, tokenizer, this.rendered).length;
+      const full = this.transcriptAt(path, tokenizer, this.rendered);
+      const seen = new ContextTranscript(full, contextFit(full, window, maxTokens, policy), tokenizer);
+      this.seen = { key, value: { tokens: seen.length, dropped: seen.dropped } };
+      return this.seen.value;
     } catch {
       return null;
     }
@@ -301,13 +324,14 @@ export class ChatSession {
     let error: SerializedError | null = null;
     let reply: Message[] | null = null;
     const toolResults: StoredToolResult[] = [];
-    let stats = emptyStats(this.o.model()?.modelId ?? null);
+    const stats = { tokens: 0, decodeMs: 0, model: '' };
     let rendered: RenderedOptions = {};
     let transcript: Transcript | null = null;
     try {
       const tokenizer = this.o.tokenizer();
       if (!tokenizer) throw new EngineError('not_loaded', 'no model is loaded: load one first');
       const model = this.o.model();
+      stats.model = model?.modelId ?? '';
       const tools = await this.o.tools();
       rendered = renderedOptions(tools.length > 0 ? new ToolSet(tools).renderOptions() : null, this.rendered.date, this.o.today);
       transcript = this.transcriptAt(beforePath, tokenizer, rendered);
@@ -321,6 +345,7 @@ export class ChatSession {
         transcript,
         maxSteps: settings.maxSteps,
         maxTokensPerStep: settings.maxTokensPerStep,
+        contextPolicy: settings.contextPolicy,
         // A model's own sampling (the micro model is greedy) wins over the user's defaults.
         sampling: { ...settings.sampling, ...(model?.sampling ?? {}) },
         signal: controller.signal,
@@ -330,8 +355,10 @@ export class ChatSession {
       });
       for await (const event of events) {
         if (event.type === 'error') error = event.error;
-        if (event.type === 'step-finish') stats = addStep(stats, event.stats);
-        if (event.type === 'tool-result') toolResults.push({ callId: event.callId, isError: event.isError, durationMs: event.durationMs, ...(event.source ? { source: event.source } : {}) });
+        if (event.type === 'step-finish') (stats.tokens += event.stats.decodedTokens), (stats.decodeMs += event.stats.decodeMs);
+        if (event.type === 'tool-result') {
+          toolResults.push({ callId: event.callId, isError: event.isError, durationMs: event.durationMs, ...(event.source ? { source: event.source } : {}), ...(event.failure ? { failure: event.failure } : {}) });
+        }
         if (event.type === 'finish') {
           reason = event.reason;
           reply = reason === 'error' ? null : event.messages.slice(before.length + 1);
@@ -347,13 +374,13 @@ export class ChatSession {
       if (epoch === this.epoch) {
         if (reply) {
           node = newId();
-          this.tree.add({ id: node, parent, userText, reply, reason, toolResults, createdAt: Date.now(), stats });
+          this.tree.add({ id: node, parent, userText, reply, reason, toolResults, createdAt: Date.now(), ...(stats.tokens > 0 ? { stats } : {}) });
           this.rendered = rendered;
           this.shown = transcript ? { transcript, turns: [...beforePath.map((n) => n.id), node] } : null;
           this.failed = null;
         } else this.failed = { userText, parent, replaces };
       }
-      this.emit({ type: 'turn-end', turn, reason, kept: reply !== null, error, node, stats });
+      this.emit({ type: 'turn-end', turn, reason, kept: reply !== null, error, node });
       this.emit({ type: 'busy', busy: false });
     }
   }

@@ -1,52 +1,42 @@
 /**
- * A conversation as Markdown for people: the title, then each turn of the shown branch — the user's
- * message, what the assistant said, and each tool call with its result in fenced blocks. Not meant to
- * be read back (the JSON export is the exact one).
+ * A stored conversation's shown branch as Markdown, for reading and sharing: its title, then per turn
+ * the user's message and the answer, each tool call as a code block with its result. Pure.
  */
-import type { Message } from '../format/types';
-import { ConversationTree } from './conversation-tree';
+import { ConversationTree, type TurnNode } from './conversation-tree';
+import { pythonJson } from '../format/python-json';
+import type { Message, ToolCall } from '../format/types';
 import type { StoredConversation } from './stored-conversation';
-import { callDisplay } from './tool-display';
 
 export function conversationMarkdown(c: StoredConversation): string {
-  const out: string[] = [`# ${oneLine(c.title)}`];
-  if (c.modelId) out.push(`*Model: ${c.modelId}*`);
-  for (const turn of ConversationTree.from(c.tree).activePath()) {
-    out.push('## You', turn.userText.trim());
-    const calls: string[] = [];
-    const said: string[] = [];
-    for (const m of turn.reply) {
-      if (m.role === 'assistant') {
-        const text = typeof m.content === 'string' ? m.content.trim() : '';
-        if (text && (m.toolCalls?.length ?? 0) === 0) said.push(text);
-        for (const call of m.toolCalls ?? []) {
-          const d = callDisplay(call);
-          calls.push(`**Tool call: ${d.name}**`, fenced(d.body, d.language));
-        }
-      } else if (m.role === 'ipython' || m.role === 'tool') {
-        calls.push('Result:', fenced(resultText(m), 'text'));
-      }
+  const turns = ConversationTree.from(c.tree).activePath();
+  return `# ${c.title}\n\n${turns.map(turnMarkdown).join('\n\n---\n\n')}\n`;
+}
+
+function turnMarkdown(turn: TurnNode): string {
+  const out = [`**You:** ${turn.userText}`];
+  const calls: ToolCall[] = [];
+  for (const m of turn.reply) {
+    if (m.role === 'assistant') {
+      const prose = text(m).trim();
+      if (prose !== '') out.push(`**Assistant:** ${prose}`);
+      calls.push(...(m.toolCalls ?? []));
+    } else {
+      const call = calls.shift();
+      const name = call ? (call.kind === 'code' ? 'code_interpreter' : call.name) : 'tool';
+      const args = call ? (call.kind === 'code' ? String(call.arguments.code) : pythonJson(call.arguments)) : '';
+      out.push(`**Tool call (${name}):**\n\n${fence(args, call?.kind === 'code' ? 'python' : 'json')}\n\n**Result:**\n\n${fence(text(m), '')}`);
     }
-    out.push('## Assistant', ...calls, ...said);
   }
-  return `${out.join('\n\n')}\n`;
+  return out.join('\n\n');
 }
 
-function resultText(m: Message): string {
-  return typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
+function text(m: Message): string {
+  return typeof m.content === 'string' ? m.content : pythonJson(m.content);
 }
 
-/** A fence longer than any run of backticks inside, so no content can close it early. */
-function fenced(text: string, language: string): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (x) => x[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-export function markdownFileName(jsonName: string): string {
-  return jsonName.replace(/\.json$/, '.md');
+/** A fenced block that the text cannot close: the fence is longer than any run of backticks in it. */
+function fence(body: string, language: string): string {
+  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((r) => r[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${language}\n${body}\n${ticks}`;
 }

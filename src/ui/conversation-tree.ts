@@ -10,7 +10,7 @@
  * transcript of a path is its turns' user messages and replies, in order, replies exactly as the loop
  * returned them (emitted ids, stop and parsed calls kept).
  */
-import type { AnswerStats } from './answer-stats';
+import type { CallFailure } from '../agent/events';
 import type { FinishReason } from '../agent/events';
 import type { Message } from '../format/types';
 
@@ -25,6 +25,15 @@ export interface StoredToolResult {
   durationMs: number;
   /** Who answered, when not the tool's own service ("local math"). */
   source?: string;
+  /** The call did not run (the app could not read it, or failed): what the card told the user. */
+  failure?: CallFailure;
+}
+
+/** How an answer was generated: the tokens the model emitted over all its steps, their decode time, the model. */
+export interface AnswerStats {
+  tokens: number;
+  decodeMs: number;
+  model: string;
 }
 
 export interface TurnNode {
@@ -36,7 +45,7 @@ export interface TurnNode {
   reason: FinishReason;
   toolResults: StoredToolResult[];
   createdAt: number;
-  /** What the answer cost (model, tokens, decode rate); absent in turns stored without it. */
+  /** Absent for turns stored before stats were kept. */
   stats?: AnswerStats;
 }
 

@@ -22,7 +22,7 @@ const BY_CODE: Record<string, { title: string; advice: string }> = {
   },
   context_overflow: {
     title: 'The conversation no longer fits in the model’s context window.',
-    advice: 'Start a new chat, or pick a model with a longer context.',
+    advice: 'Start a new chat, pick a model with a longer context, or let Settings → “When the context is full” drop the oldest messages (the rolling window).',
   },
   invalid_request: { title: 'The request was not valid.', advice: 'Start a new chat; if it happens again, it is a bug worth reporting.' },
   webgpu_unavailable: {

@@ -16,6 +16,7 @@ it.each([
   ['maxSteps', 0],
   ['maxTokensPerStep', Number.NaN],
   ['searchAndMath', 'cloud'],
+  ['contextPolicy', 'truncate-middle'],
 ])('%s = %s is out of range: the default is kept', (key, value) => {
   expect(parseSettings({ [key]: value })).toEqual(DEFAULT_SETTINGS);
 });
@@ -24,6 +25,12 @@ it('who answers search and math: auto by default, service or local when chosen',
   expect(DEFAULT_SETTINGS.searchAndMath).toBe('auto');
   expect(parseSettings({ searchAndMath: 'local' }).searchAndMath).toBe('local');
   expect(parseSettings({ searchAndMath: 'service' }).searchAndMath).toBe('service');
+});
+
+it('what goes when the context is full: the rolling window by default, keep-first or stop when chosen', () => {
+  expect(DEFAULT_SETTINGS.contextPolicy).toBe('rolling');
+  expect(parseSettings({ contextPolicy: 'keep-first' }).contextPolicy).toBe('keep-first');
+  expect(parseSettings({ contextPolicy: 'stop' }).contextPolicy).toBe('stop');
 });
 
 it('the default settings object is not shared', () => {

@@ -1,9 +1,11 @@
 /**
- * The user's settings: sampling, which tools are on, loop bounds, the tool proxy and the device.
+ * The user's settings: sampling, which tools are on, loop bounds, the context policy, the tool proxy
+ * and the device.
  * Stored as JSON; `parseSettings` accepts anything and returns valid settings (an out-of-range or
  * missing field takes its default), so a stale or hand-edited store never breaks the page.
  */
 import * as v from 'valibot';
+import { CONTEXT_POLICIES } from '../agent/context-policy';
 import type { OnnxDevice, SamplingParams } from '../engine/contract';
 import { QUERY_TOOL_NAMES, type BuiltinToolName } from '../format/builtin-tools';
 import { toolProviderSchema } from '../tools/tool-provider';
@@ -36,6 +38,8 @@ const settingsFields = v.object({
   /** Generation steps per answer (each tool round is a step). */
   maxSteps: inRange(1, 32, true, 8),
   maxTokensPerStep: inRange(16, 4096, true, 1024),
+  /** What goes when a step would not fit the context window (agent/context-policy.ts). */
+  contextPolicy: v.fallback(v.picklist(CONTEXT_POLICIES), 'rolling'),
   tools: v.fallback(toolsOn, () => v.parse(toolsOn, {})),
   /** Who answers search and math: the services (proxy), this device (local index, mathjs), or auto (tool-provider.ts). */
   searchAndMath: v.fallback(toolProviderSchema, 'auto'),

@@ -69,6 +69,23 @@ describe('stored conversations', () => {
     expect(Object.values(parseStoredConversation(JSON.parse(JSON.stringify(copy))).tree.nodes)[0]!.toolResults[0]!.source).toBe('local math');
   });
 
+  it("keeps an answer's stats", () => {
+    const copy = structuredClone(stored) as StoredConversation;
+    const node = Object.values(copy.tree.nodes)[0]!;
+    node.stats = { tokens: 42, decodeMs: 2100, model: 'micro-llama' };
+    expect(Object.values(parseStoredConversation(JSON.parse(JSON.stringify(copy))).tree.nodes)[0]!.stats).toEqual(node.stats);
+  });
+
+  it('keeps why a call did not run (the card\'s "could not be read"), with the reasons such a turn ends with', () => {
+    const copy = structuredClone(stored) as StoredConversation;
+    const node = Object.values(copy.tree.nodes)[0]!;
+    node.toolResults[0]!.failure = { kind: 'unreadable_call', message: 'The model wrote a tool call this app could not read (x), so nothing was run.' };
+    node.reason = 'unreadable_call';
+    const back = Object.values(parseStoredConversation(JSON.parse(JSON.stringify(copy))).tree.nodes)[0]!;
+    expect(back.toolResults[0]!.failure).toEqual(node.toolResults[0]!.failure);
+    expect(back.reason).toBe('unreadable_call');
+  });
+
   const damaged: Record<string, { edit: (c: Record<string, any>) => void; error: RegExp }> = {
     'another version': { edit: (c) => (c.version = 99), error: /\$\.version: expected 1/ },
     'a turn whose reply is out of turn order': {
@@ -88,6 +105,14 @@ describe('stored conversations', () => {
     'a tool result without its duration': {
       edit: (c) => delete Object.values(c.tree.nodes as Record<string, any>)[0]!.toolResults[0].durationMs,
       error: /toolResults\[0\]\.durationMs: expected \{callId, isError, durationMs\}/,
+    },
+    'stats without the model': {
+      edit: (c) => (Object.values(c.tree.nodes as Record<string, any>)[0]!.stats = { tokens: 1, decodeMs: 1 }),
+      error: /stats\.model: expected \{tokens, decodeMs, model\}/,
+    },
+    'a tool result whose failure has an unknown kind': {
+      edit: (c) => (Object.values(c.tree.nodes as Record<string, any>)[0]!.toolResults[0].failure = { kind: 'gremlins', message: 'x' }),
+      error: /toolResults\[0\]\.failure\.kind: expected \{kind, message\}/,
     },
     'children of a turn that does not exist': { edit: (c) => (c.tree.children.ghost = []), error: /children\.ghost: children of a turn that does not exist/ },
   };

@@ -12,7 +12,6 @@ import type { FinishReason } from '../agent/events';
 import { parseConversation } from '../format/conversation';
 import type { Message } from '../format/types';
 import { fields, parseFirst, pathText, plainObject } from '../parse/fields';
-import { answerStatsSchema } from './answer-stats';
 import { ConversationTree, ROOT, transcriptOf, type TreeData } from './conversation-tree';
 
 export const STORED_VERSION = 1;
@@ -50,12 +49,15 @@ const FINISH_REASONS: Record<FinishReason, true> = {
   time_budget: true,
   no_progress: true,
   repetition: true,
+  unreadable_call: true,
+  app_failure: true,
   error: true,
 };
 
 const TOOL_NAMES = 'expected an array of tool names';
 const RESULT = 'expected {callId, isError, durationMs}';
 const TREE = 'expected {nodes, children, selected}';
+const STATS = 'expected {tokens, decodeMs, model}';
 
 const renderOptions = fields(
   {
@@ -66,9 +68,12 @@ const renderOptions = fields(
   'expected an object',
 );
 
+const FAILURE = 'expected {kind, message}';
+const callFailure = fields({ kind: v.picklist(['unreadable_call', 'app_failure', 'not_run'], FAILURE), message: v.string(FAILURE) }, FAILURE);
+
 const toolResult = v.pipe(
-  fields({ callId: v.string(RESULT), isError: v.boolean(RESULT), durationMs: v.number(RESULT), source: v.optional(v.unknown()) }, RESULT),
-  v.transform(({ source, ...result }) => ({ ...result, ...(typeof source === 'string' ? { source } : {}) })),
+  fields({ callId: v.string(RESULT), isError: v.boolean(RESULT), durationMs: v.number(RESULT), source: v.optional(v.unknown()), failure: v.optional(callFailure) }, RESULT),
+  v.transform(({ source, failure, ...result }) => ({ ...result, ...(typeof source === 'string' ? { source } : {}), ...(failure ? { failure } : {}) })),
 );
 
 /** The reply's messages, checked as the CLI checks its FILE (parsed calls included). */
@@ -92,9 +97,9 @@ const turn = fields(
     userText: v.string('expected a string'),
     reason: v.picklist(Object.keys(FINISH_REASONS) as FinishReason[], 'expected a finish reason'),
     createdAt: v.number('expected a number'),
+    stats: v.optional(fields({ tokens: v.number(STATS), decodeMs: v.number(STATS), model: v.string(STATS) }, STATS)),
     reply,
     toolResults: v.array(toolResult, 'expected an array'),
-    stats: v.optional(answerStatsSchema),
   },
   'expected a turn',
 );

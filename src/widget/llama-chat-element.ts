@@ -55,6 +55,7 @@ import { recordCspViolations } from '../ui/host-probe';
 import { explainLoadFailure } from '../ui/load-failure';
 import { modelChoices, type ModelChoices } from '../ui/model-choices';
 import { ModelLoader, type LoadState } from '../ui/model-loader';
+import { parseContextPolicy, type ContextPolicy } from '../agent/context-policy';
 import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, samplingOf, type BuiltinToolId } from '../ui/settings';
 import { installStyles } from '../ui/styles';
 import { ToolBox } from '../ui/tool-box';
@@ -260,6 +261,11 @@ export class LlamaChatElement extends HTMLElement {
     return parseToolProvider(this.getAttribute('search-and-math')) ?? 'auto';
   }
 
+  /** `context-policy`: rolling (default), keep-first or stop (agent/context-policy.ts). */
+  private get contextPolicy(): ContextPolicy {
+    return parseContextPolicy(this.getAttribute('context-policy')) ?? 'rolling';
+  }
+
   private proxyEndpoint(): string {
     return this.getAttribute('proxy-endpoint') || new URL('/api/tools/', this.assetsBase()).href;
   }
@@ -349,7 +355,7 @@ export class LlamaChatElement extends HTMLElement {
       tokenizer: () => engine.tokenizer,
       model: () => this.loader?.info ?? null,
       tools: () => this.runTools(),
-      settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep }),
+      settings: () => ({ sampling: samplingOf(DEFAULT_SETTINGS), maxSteps: DEFAULT_SETTINGS.maxSteps, maxTokensPerStep: DEFAULT_SETTINGS.maxTokensPerStep, contextPolicy: this.contextPolicy }),
       confirm: (call, signal, where) => dialog.ask(call, signal, where),
       onClear: () => {
         this.toolBox?.resetPython();

@@ -2,9 +2,12 @@
  * An OpenAI chat completions request (untrusted JSON) → one ChatTurnRequest. Every field this
  * project does not support — or supports only at its default — is refused with a 400 naming it.
  * OpenAI `tools` become Llama custom tools, shown in the prompt as the same function schemas;
- * `builtin_tools` (the extension) offers Llama's built-ins.
+ * `builtin_tools` (the extension) offers Llama's built-ins; `context_policy` (the extension: rolling,
+ * keep-first or stop) drops the oldest exchanges of a conversation that would not fit instead of
+ * OpenAI's 400 (agent/context-policy.ts).
  */
 import * as v from 'valibot';
+import { CONTEXT_POLICIES } from '../../agent/context-policy';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName } from '../../format/builtin-tools';
 import { fields, plainObject } from '../../parse/fields';
 import { invalidField, unsupportedField } from '../api-error';
@@ -15,6 +18,7 @@ import { GENERATION_FIELDS, readGenerationFields } from './generation-fields';
 
 const CHAT_FIELDS = [
   'model', 'messages', 'tools', 'tool_choice', 'builtin_tools', 'parallel_tool_calls', 'max_completion_tokens', 'logprobs', 'top_logprobs', 'response_format', 'grammar',
+  'context_policy',
   ...GENERATION_FIELDS,
 ];
 
@@ -61,6 +65,8 @@ const namedToolChoice = v.pipe(
   v.transform((choice): ToolChoice => ({ type: 'function', name: choice.function.name })),
 );
 
+const contextPolicyName = v.picklist(CONTEXT_POLICIES, `expected one of ${CONTEXT_POLICIES.join(', ')}`);
+
 const builtinToolName = v.picklist(BUILTIN_TOOL_NAMES, `expected one of ${BUILTIN_TOOL_NAMES.join(', ')}`);
 
 export function readChatRequest(value: unknown): ChatRequest {
@@ -73,6 +79,7 @@ export function readChatRequest(value: unknown): ChatRequest {
   const generation = readGenerationFields(body, ['max_tokens', 'max_completion_tokens']);
   const tools = readTools(body);
   const builtinTools = readBuiltinTools(body);
+  const contextPolicy = optionalField(body, 'context_policy', contextPolicyName);
   const turn: ChatTurnRequest = {
     messages: readMessages(body.messages),
     tools,
@@ -84,6 +91,7 @@ export function readChatRequest(value: unknown): ChatRequest {
     ...(replyFormat ? { replyFormat } : {}),
     ...(generation.cacheSalt ? { cacheSalt: generation.cacheSalt } : {}),
     ...(logprobs !== undefined ? { logprobs } : {}),
+    ...(contextPolicy !== undefined ? { contextPolicy } : {}),
   };
   return { model, turn, stream: generation.stream, includeUsage: generation.includeUsage, choices: generation.choices };
 }

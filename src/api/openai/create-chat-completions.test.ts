@@ -316,6 +316,13 @@ describe('refused requests (nothing is generated)', () => {
     'a custom tool named as a built-in': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'brave_search' } }] }, status: 400, param: 'tools[0].function.name' },
     'context overflow': { body: { model: MODEL, messages: [{ role: 'user', content: 'word '.repeat(5000) }] }, status: 400, param: 'messages', code: 'context_length_exceeded' },
     'prompt + max_tokens over the window': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], max_tokens: 5000 }, status: 400, param: 'max_tokens', code: 'context_length_exceeded' },
+    'an unknown context policy': { body: { model: MODEL, messages: [{ role: 'user', content: 'x' }], context_policy: 'truncate-middle' }, status: 400, param: 'context_policy' },
+    'a context policy that cannot make room (one message larger than the window)': {
+      body: { model: MODEL, messages: [{ role: 'user', content: 'word '.repeat(5000) }], context_policy: 'rolling' },
+      status: 400,
+      param: 'messages',
+      code: 'context_length_exceeded',
+    },
   };
   for (const [name, c] of Object.entries(cases)) {
     it(name, async () => {
@@ -377,5 +384,47 @@ describe('replies in a set format (the engine constrains them)', () => {
       expect(call.name).toBe('get_weather');
       expect(typeof (JSON.parse(call.arguments) as { city: unknown }).city).toBe('string');
     }
+  });
+});
+
+describe('context_policy (the extension)', () => {
+  /** 20 exchanges of about 300 tokens: more than the tiny model's window, then a last question. */
+  const long = (): ChatCompletionMessageParam[] => [
+    ...Array.from({ length: 20 }, (_, i) => [user(`Question ${i}: ${'word '.repeat(280)}`), { role: 'assistant' as const, content: `Answer ${i}.` }]).flat(),
+    user('The last question?'),
+  ];
+
+  it('absent: a conversation over the window is refused with OpenAI\'s 400', async () => {
+    await expectApiError(api.chat.completions.create({ model: MODEL, messages: long() }), 400, 'messages', 'context_length_exceeded');
+  });
+
+  it('rolling: the oldest exchanges are dropped, the prompt fits, and the next request keeps the same prefix (reused)', async () => {
+    force('Fine.<|eot_id|>');
+    const messages = long();
+    const r = await api.chat.completions.create({ model: MODEL, messages, context_policy: 'rolling' } as never);
+    expect(r.choices[0]!.message.content).toBe('Fine.');
+    const first = turns.at(-1)!;
+    expect(first.prompt.text).not.toContain('Question 0:');
+    expect(first.prompt.text).toContain('The last question?');
+    expect(first.prompt.ids.length).toBeLessThan(node.model!.contextWindow);
+    force('Sure.<|eot_id|>');
+    await api.chat.completions.create({ model: MODEL, messages: [...messages, { role: 'assistant', content: 'Fine.' }, user('And then?')], context_policy: 'rolling' } as never);
+    const next = turns.at(-1)!;
+    expect(next.prompt.ids.slice(0, first.prompt.ids.length - 4)).toEqual(first.prompt.ids.slice(0, -4));
+    expect(next.usage.cachedTokens).toBeGreaterThanOrEqual(first.prompt.ids.length - 4);
+  });
+
+  it('keep-first: the first question stays', async () => {
+    force('Fine.<|eot_id|>');
+    await api.chat.completions.create({ model: MODEL, messages: long(), context_policy: 'keep-first' } as never);
+    const text = turns.at(-1)!.prompt.text;
+    expect(text).toContain('Question 0:');
+    expect(text).not.toContain('Question 1:');
+    expect(text).toContain('The last question?');
+  });
+
+  it('stop: the same 400 as without a policy, saying the policy drops nothing', async () => {
+    const e = await expectApiError(api.chat.completions.create({ model: MODEL, messages: long(), context_policy: 'stop' } as never), 400, 'messages', 'context_length_exceeded');
+    expect(e.message).toMatch(/the context policy is "stop"/);
   });
 });

@@ -14,10 +14,11 @@ import { nodeTools, type NodeToolOptions } from '../node-tools';
 import { parseToolProvider, TOOL_PROVIDERS } from '../../tools/tool-provider';
 import type { McpServerSpec } from '../../tools/mcp/mcp-connection';
 import { connectMcp, MCP_FLAGS, mcpServerSpecs, type CliMcp } from '../cli-mcp';
+import { CONTEXT_POLICIES, parseContextPolicy, type ContextPolicy } from '../../agent/context-policy';
 
 /**
  * `ask [--model ID|micro|FILE.gguf] [--engine URL] [--results FILE] [--tools auto|service|local]
- * [--docs DIR] [--mcp URL]... [--mcp-stdio "COMMAND"]... "question"`: the unforced loop in Node, greedy (on an engine server: greedy as the
+ * [--docs DIR] [--mcp URL]... [--mcp-stdio "COMMAND"]... [--context-policy rolling|keep-first|stop] "question"`: the unforced loop in Node, greedy (on an engine server: greedy as the
  * server samples). Tools are the real ones (through TOOL_PROXY_URL; with `auto`, the default, the local
  * index and local math answer when the proxy has no key or is not running), or with --results the
  * recorded answers of FILE; the tools of the MCP servers the flags name join them (cli-mcp.ts). Calls are
@@ -45,6 +46,7 @@ export async function ask(args: string[], io: CliIo): Promise<void> {
         sampling: { temperature: 0 },
         confirm: async () => true,
         model: engine.model,
+        contextPolicy: options.contextPolicy,
       }),
     );
     const error = ofType(events, 'error')[0];
@@ -66,8 +68,10 @@ function stepsOf(events: AgentEvent[]) {
   }));
 }
 
-function readOptions(args: string[], env: NodeJS.ProcessEnv): { model: ModelRef; results?: string; question: string; tools: NodeToolOptions; mcp: McpServerSpec[] } {
-  const { values, positionals } = parseCliArgs(args, { ...MODEL_FLAGS, ...MCP_FLAGS, results: { type: 'string' }, tools: { type: 'string' }, docs: { type: 'string' } });
+function readOptions(args: string[], env: NodeJS.ProcessEnv): { model: ModelRef; results?: string; question: string; tools: NodeToolOptions; mcp: McpServerSpec[]; contextPolicy: ContextPolicy } {
+  const { values, positionals } = parseCliArgs(args, { ...MODEL_FLAGS, ...MCP_FLAGS, results: { type: 'string' }, tools: { type: 'string' }, docs: { type: 'string' }, 'context-policy': { type: 'string' } });
+  const contextPolicy = parseContextPolicy(values['context-policy'] ?? 'rolling');
+  if (!contextPolicy) throw new CliError(`--context-policy: expected ${CONTEXT_POLICIES.join(', ')}, got "${values['context-policy']}"`);
   const results = values.results;
   const question = positionals.join(' ').trim();
   if (!question) throw new CliError('missing the question');
@@ -75,5 +79,5 @@ function readOptions(args: string[], env: NodeJS.ProcessEnv): { model: ModelRef;
   if (!provider) throw new CliError(`--tools: expected ${TOOL_PROVIDERS.join(', ')}, got "${values.tools}"`);
   if (values.docs !== undefined && !statSync(values.docs, { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--docs: ${values.docs} is not a directory`);
   const tools: NodeToolOptions = { provider, ...(values.docs ? { docsDir: values.docs } : {}) };
-  return { model: cliModelRef(values, 'micro'), question, tools, mcp: mcpServerSpecs(values, env), ...(results ? { results } : {}) };
+  return { model: cliModelRef(values, 'micro'), question, tools, mcp: mcpServerSpecs(values, env), contextPolicy, ...(results ? { results } : {}) };
 }

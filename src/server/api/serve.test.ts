@@ -85,6 +85,20 @@ describe('npm run serve with the openai client', () => {
     await expect(client.chat.completions.create({ model: MICRO, messages: [{ role: 'user', content: 'x' }], top_logprobs: 2 })).rejects.toMatchObject({ status: 400, param: 'top_logprobs' });
     await expect(client.chat.completions.create({ model: MICRO, messages: [{ role: 'user', content: 'word '.repeat(2000) }] })).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded' });
   });
+
+  it('context_policy (the extension) over HTTP: a chat over the 1,024-token window is answered once the oldest exchanges are dropped', async () => {
+    const messages = [
+      ...Array.from({ length: 12 }, (_, i) => [
+        { role: 'user' as const, content: `Question ${i}: ${'word '.repeat(120)}` },
+        { role: 'assistant' as const, content: `Answer ${i}.` },
+      ]).flat(),
+      { role: 'user' as const, content: 'What is the capital of Japan?' },
+    ];
+    await expect(client.chat.completions.create({ model: MICRO, messages, max_tokens: 8 })).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded' });
+    const r = await client.chat.completions.create({ model: MICRO, messages, max_tokens: 8, context_policy: 'rolling' } as never);
+    expect(r.choices[0]!.finish_reason).toMatch(/^(stop|length|tool_calls)$/);
+    expect(r.usage!.prompt_tokens + 8).toBeLessThanOrEqual(1024);
+  });
 });
 
 describe('the Host allow-list on a bind that is not 127.0.0.1', () => {

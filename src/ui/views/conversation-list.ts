@@ -1,8 +1,9 @@
 /**
- * The saved conversations in the sidebar: New chat, then one row per conversation (newest first) that
- * opens it, with Rename (inline), JSON export (the file the CLI's render and replay accept, and Import
- * reads back), Markdown export (for people) and Delete (asks first). Search filters the list by title
- * and message text. An unreadable record is listed with its error and can still be deleted.
+ * The saved conversations in the sidebar: New chat, a search over their titles and text, then one row
+ * per conversation (newest first; those that match the search while there is one) that
+ * opens it, with Rename (inline), Export (a JSON file the CLI's render and replay accept), Markdown
+ * (for reading) and Delete (asks first); Import adds the chat of an exported JSON file, or says what is
+ * wrong with it. An unreadable record is listed with its error and can still be deleted.
  */
 import type { ChatLibrary } from '../chat-library';
 import type { ConversationSummary } from '../conversation-store';
@@ -13,9 +14,8 @@ export class ConversationList {
   readonly el: HTMLElement;
   private readonly list: HTMLElement;
   private readonly problem: HTMLElement;
-  private readonly searchInput: HTMLInputElement;
-  private readonly importInput: HTMLInputElement;
-  private readonly importStatus: HTMLElement;
+  private readonly search: HTMLInputElement;
+  private readonly importNote: HTMLElement;
 
   constructor(
     private readonly library: ChatLibrary,
@@ -23,11 +23,15 @@ export class ConversationList {
   ) {
     this.list = h('ul', { class: 'chat-list', 'aria-label': 'Saved conversations' });
     this.problem = h('p', { class: 'hint chat-problem', role: 'status', hidden: true });
-    this.searchInput = h('input', { type: 'search', class: 'chat-search', placeholder: 'Search chats', 'aria-label': 'Search chats (titles and messages)' });
-    this.searchInput.addEventListener('input', () => void this.refresh());
-    this.importInput = h('input', { type: 'file', accept: '.json,application/json', class: 'chat-import-file', hidden: true });
-    this.importInput.addEventListener('change', () => void this.importFile());
-    this.importStatus = h('p', { class: 'hint chat-import-status', role: 'status', hidden: true });
+    this.search = h('input', { type: 'search', class: 'chat-search', placeholder: 'Search chats', 'aria-label': 'Search chats by title and text' });
+    this.search.addEventListener('input', () => void this.refresh());
+    this.importNote = h('p', { class: 'hint import-note', role: 'status', hidden: true });
+    const file = h('input', { type: 'file', accept: '.json,application/json', class: 'import-file', hidden: true, 'aria-label': 'A chat exported as JSON' });
+    file.addEventListener('change', () => {
+      const chosen = file.files?.[0];
+      file.value = '';
+      if (chosen) void this.importFile(chosen);
+    });
     this.el = h(
       'section',
       { class: 'panel chats-panel', 'aria-label': 'Conversations' },
@@ -35,16 +39,12 @@ export class ConversationList {
         'div',
         { class: 'panel-head' },
         h('h2', {}, 'Chats'),
-        h(
-          'div',
-          { class: 'row' },
-          h('button', { type: 'button', class: 'secondary small chat-import', title: 'Import a chat exported as JSON', onclick: () => this.importInput.click() }, 'Import'),
-          h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => void library.newChat() }, 'New chat'),
-        ),
+        h('button', { type: 'button', class: 'secondary small import', onclick: () => file.click() }, 'Import'),
+        h('button', { type: 'button', class: 'secondary small new-chat', onclick: () => void library.newChat() }, 'New chat'),
       ),
-      this.searchInput,
-      this.importInput,
-      this.importStatus,
+      file,
+      this.importNote,
+      this.search,
       this.problem,
       this.list,
     );
@@ -52,14 +52,13 @@ export class ConversationList {
   }
 
   async refresh(): Promise<void> {
-    const query = this.searchInput.value;
-    const [chats, hits] = await Promise.all([this.library.list(), this.library.search(query)]);
-    if (query !== this.searchInput.value) return; // a later keystroke refreshes again
+    const query = this.search.value;
+    const chats = await this.library.search(query);
+    if (query !== this.search.value) return; // a newer search is under way
     this.problem.hidden = this.library.problem === null;
     this.problem.textContent = this.library.problem ?? '';
-    const shown = chats.filter((c) => hits.has(c.id));
-    const empty = chats.length === 0 ? 'Your conversations are kept in this browser and listed here.' : `No chat mentions “${query.trim()}”.`;
-    replace(this.list, ...(shown.length === 0 ? [h('li', { class: 'hint' }, empty)] : shown.map((c) => this.row(c))));
+    const none = query.trim() !== '' ? `No chat matches “${query.trim()}”.` : 'Your conversations are kept in this browser and listed here.';
+    replace(this.list, ...(chats.length === 0 ? [h('li', { class: 'hint' }, none)] : chats.map((c) => this.row(c))));
   }
 
   private row(c: ConversationSummary): HTMLElement {
@@ -75,7 +74,7 @@ export class ConversationList {
       'div',
       { class: 'chat-actions' },
       c.error ? null : h('button', { type: 'button', class: 'secondary small rename', 'aria-label': `Rename “${c.title}”`, onclick: () => this.rename(li, c) }, 'Rename'),
-      c.error ? null : h('button', { type: 'button', class: 'secondary small export', 'aria-label': `Export “${c.title}” as JSON`, onclick: () => void this.export(c.id) }, 'JSON'),
+      c.error ? null : h('button', { type: 'button', class: 'secondary small export', 'aria-label': `Export “${c.title}” as JSON`, onclick: () => void this.export(c.id) }, 'Export'),
       c.error ? null : h('button', { type: 'button', class: 'secondary small export-md', 'aria-label': `Export “${c.title}” as Markdown`, onclick: () => void this.exportMarkdown(c.id) }, 'Markdown'),
       h('button', { type: 'button', class: 'danger small delete', 'aria-label': `Delete “${c.title}”`, onclick: () => void this.remove(c) }, 'Delete'),
     );
@@ -102,6 +101,16 @@ export class ConversationList {
     input.select();
   }
 
+  private async importFile(file: File): Promise<void> {
+    try {
+      await this.library.importJson(await file.text());
+      this.importNote.hidden = true;
+    } catch (e) {
+      this.importNote.textContent = `“${file.name}” was not imported: ${e instanceof Error ? e.message : String(e)}.`;
+      this.importNote.hidden = false;
+    }
+  }
+
   private async export(id: string): Promise<void> {
     const file = await this.library.exportJson(id);
     if (file) this.download(file.name, file.json, 'application/json');
@@ -110,21 +119,6 @@ export class ConversationList {
   private async exportMarkdown(id: string): Promise<void> {
     const file = await this.library.exportMarkdown(id);
     if (file) this.download(file.name, file.markdown, 'text/markdown');
-  }
-
-  private async importFile(): Promise<void> {
-    const file = this.importInput.files?.[0];
-    this.importInput.value = '';
-    if (!file) return;
-    this.importStatus.hidden = false;
-    try {
-      await this.library.importJson(await file.text());
-      this.importStatus.textContent = `Imported “${file.name}”.`;
-      this.importStatus.dataset.ok = 'true';
-    } catch (e) {
-      this.importStatus.textContent = `“${file.name}” was not imported: ${e instanceof Error ? e.message : String(e)}`;
-      this.importStatus.dataset.ok = 'false';
-    }
   }
 
   private download(name: string, text: string, type: string): void {

@@ -2,7 +2,8 @@
  * The raw-prompt inspector: for every generation step, the exact string the model saw (special
  * tokens highlighted, by id — a literal "<|eot_id|>" typed in content is shown as text), its token
  * count, which part came from the KV cache and which was prefilled this step, what the model
- * emitted, and the step's timings.
+ * emitted, and the step's timings; and where the context policy dropped earlier messages before a
+ * step, exactly which (role, tokens before and after, each message as the model had seen it).
  *
  * Invariant: the prompt text shown is the concatenation of the pieces decoded from the step's ids,
  * which is the step's prompt text; a step's pieces are decoded once, when it is first seen open
@@ -11,13 +12,15 @@
 import type { AgentEvent } from '../../agent/events';
 import { splitAtTag } from '../../format/parse';
 import { PYTHON_TAG_TEXT } from '../../format/special-tokens';
-import type { TextTokenizer } from '../../format/types';
+import { emittedText } from '../../format/render';
+import type { Message, TextTokenizer } from '../../format/types';
 import type { ChatSession } from '../chat-session';
 import { h, replace } from '../dom';
 import { formatMs } from '../format-units';
 import { promptPieces } from '../prompt-pieces';
 
 type StepFinish = Extract<AgentEvent, { type: 'step-finish' }>;
+type ContextDropped = Extract<AgentEvent, { type: 'context-dropped' }>;
 
 export class InspectorView {
   readonly el: HTMLElement;
@@ -49,6 +52,7 @@ export class InspectorView {
     );
     session.on((e) => {
       if (e.type === 'agent' && e.event.type === 'step-finish') this.add(e.turn, e.event);
+      if (e.type === 'agent' && e.event.type === 'context-dropped') this.addDrop(e.turn, e.event);
       if (e.type === 'cleared') {
         this.list.replaceChildren();
         this.pending.clear();
@@ -107,6 +111,25 @@ export class InspectorView {
     this.pending.add(render);
     this.list.append(details);
     render();
+  }
+
+  private addDrop(turn: number, e: ContextDropped): void {
+    this.empty.hidden = true;
+    const tokenizer = this.tokenizer();
+    const n = e.messages.length;
+    const text = (m: Message) => (m.role === 'assistant' && tokenizer ? emittedText(m, tokenizer) : undefined) ?? (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+    this.list.append(
+      h(
+        'details',
+        { class: 'inspector-step inspector-drop', 'data-turn': turn, 'data-step': e.step, 'data-dropped': n },
+        h('summary', {}, `Turn ${turn} · before step ${e.step + 1} — ${n} earlier ${n === 1 ? 'message' : 'messages'} left the context (${e.tokensBefore} → ${e.tokensAfter} tokens)`),
+        h(
+          'ol',
+          { class: 'dropped-messages', start: e.dropped.to - n + 1 },
+          ...e.messages.map((m) => h('li', { class: 'dropped-message', 'data-role': m.role }, h('strong', {}, m.role), h('pre', { tabindex: 0 }, text(m)))),
+        ),
+      ),
+    );
   }
 
   /** The output with the python tag highlighted where the model emitted its id (its characters as text stay text). */

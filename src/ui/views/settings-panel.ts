@@ -1,11 +1,13 @@
 /**
- * Settings as a form: sampling, tools on/off and who answers search and math, max steps, tokens per step, the tool proxy, the device;
+ * Settings as a form: sampling, tools on/off and who answers search and math, max steps, tokens per step,
+ * what happens when the context is full, the tool proxy, the device;
  * and above it, what will actually run for the next message (effective-settings.ts): the loaded
  * model's own overrides and the loop's bounds, each with where it comes from.
  */
 import { h, replace, uid } from '../dom';
 import type { EffectiveValue } from '../effective-settings';
 import type { ToolProvider } from '../../tools/tool-provider';
+import { CONTEXT_POLICIES, POLICY_LABELS } from '../../agent/context-policy';
 import { BUILTIN_TOOL_IDS, DEFAULT_SETTINGS, parseSettings, type Settings } from '../settings';
 
 const TOOL_LABELS: Record<string, string> = {
@@ -33,6 +35,7 @@ export class SettingsPanel {
     const deviceId = uid('set-device');
     const providerId = uid('set-provider');
     const proxyId = uid('set-proxy');
+    const policyId = uid('set-context-policy');
     this.form = h(
       'form',
       { class: 'settings-form' },
@@ -70,6 +73,12 @@ export class SettingsPanel {
         h('legend', {}, 'Loop'),
         num('maxSteps', 'Max steps per answer', 1, 32, 1),
         num('maxTokensPerStep', 'Max tokens per step', 16, 4096, 1),
+        h(
+          'div',
+          { class: 'field' },
+          h('label', { for: policyId }, 'When the context is full'),
+          h('select', { id: policyId, name: 'contextPolicy' }, ...CONTEXT_POLICIES.map((p) => h('option', { value: p, selected: initial.contextPolicy === p }, POLICY_LABELS[p]))),
+        ),
         h('div', { class: 'field' }, h('label', { for: proxyId }, 'Tool proxy endpoint'), h('input', { id: proxyId, name: 'proxyEndpoint', type: 'text', value: initial.proxyEndpoint, spellcheck: 'false' })),
         h(
           'div',
@@ -120,6 +129,7 @@ export class SettingsPanel {
       minP: n('minP'),
       maxSteps: n('maxSteps'),
       maxTokensPerStep: n('maxTokensPerStep'),
+      contextPolicy: String(f.get('contextPolicy')),
       tools: Object.fromEntries(BUILTIN_TOOL_IDS.map((t) => [t, f.get(`tool:${t}`) !== null])),
       searchAndMath: String(f.get('searchAndMath')),
       confirmOnDevice: f.get('confirmOnDevice') !== null,

@@ -5,16 +5,17 @@
  * a source's link is http(s) only and opens in a new tab without a referrer.
  *
  * Status goes running → (waiting for confirmation → running) → done | failed | denied | timed out |
- * stderr output | stopped, read from the result's content as well as the error flag (tool-outcome.ts):
+ * stderr output | stopped — or, for a call that did not run, could not be read | could not run | not run — read from the result's content as well as the error flag (tool-outcome.ts):
  * a traceback returned as a value is a failure. A card that has a result never changes again.
  */
+import type { CallFailure } from '../../agent/events';
 import type { ToolCall } from '../../format/types';
 import { h, replace } from '../dom';
 import { formatMs } from '../format-units';
 import { callDisplay, resultSections, type Pod, type ResultSection, type Source } from '../tool-display';
 import { toolOutcome, type ToolOutcome } from '../tool-outcome';
 
-export type CardStatus = 'running' | 'confirming' | 'stopped' | ToolOutcome;
+export type CardStatus = 'running' | 'confirming' | 'stopped' | ToolOutcome | CallFailure['kind'];
 
 const STATUS_TEXT: Record<CardStatus, string> = {
   running: 'running…',
@@ -25,6 +26,9 @@ const STATUS_TEXT: Record<CardStatus, string> = {
   timeout: 'timed out',
   stderr: 'stderr output',
   stopped: 'stopped',
+  unreadable_call: 'could not be read',
+  app_failure: 'could not run',
+  not_run: 'not run',
 };
 
 export class ToolCard {
@@ -54,8 +58,17 @@ export class ToolCard {
     this.status.textContent = extra ? `${STATUS_TEXT[status]} · ${extra}` : STATUS_TEXT[status];
   }
 
-  /** `source`: who answered when not the tool's own service ("local math"), shown on the card. */
-  setResult(name: string, content: string, isError: boolean, durationMs: number, source?: string): void {
+  /**
+   * `source`: who answered when not the tool's own service ("local math"), shown on the card;
+   * `failure`: the call did not run, and the card says why in the app's words (never the model's result).
+   */
+  setResult(name: string, content: string, isError: boolean, durationMs: number, source?: string, failure?: CallFailure): void {
+    if (failure) {
+      this.setStatus(failure.kind);
+      this.finished = true;
+      replace(this.result, section({ label: 'not run', text: failure.message, error: true }));
+      return;
+    }
     this.setStatus(toolOutcome(name, content, isError), formatMs(durationMs));
     this.finished = true;
     if (source) this.el.dataset.source = source;

@@ -3,12 +3,15 @@
  * each), the running turn streaming in, and the empty state when there is nothing yet. A regenerate or
  * an edit of turn k replaces turn k and what followed it (they stay in the tree, one switch away); a
  * switch or a restore shows the active path again from the stored turns. A polite live region
- * announces how each turn ended (the streaming text itself is not read out token by token).
+ * announces how each turn ended (the streaming text itself is not read out token by token). When the
+ * context policy has dropped earlier messages, a marker before the first turn still in the context says
+ * how many, and the turns out of it are dimmed.
  *
  * Invariants: the turns shown are the session's active path, in order, plus at most one turn that is
  * running or that failed and was not kept (shown last, with its error); the view follows the bottom
  * while the reader is at the bottom, and stops following as soon as they scroll up.
  */
+import { NOTHING_DROPPED, type DroppedRange } from '../../agent/context-policy';
 import type { ChatSession, SessionEvent } from '../chat-session';
 import { h } from '../dom';
 import { TurnView, type TurnActions } from './turn-view';
@@ -73,14 +76,18 @@ export class TranscriptView {
       }
       case 'agent':
         this.runs.get(e.turn)?.handle(e.event);
+        if (e.event.type === 'context-dropped') this.markContext(e.event.dropped);
         break;
       case 'turn-end': {
         const view = this.runs.get(e.turn);
         this.runs.delete(e.turn);
-        view?.end(e.reason, e.kept, e.error, e.stats);
+        view?.end(e.reason, e.kept, e.error);
         this.announcer.textContent = e.error ? 'The answer failed.' : e.reason === 'aborted' ? 'Stopped.' : 'Answer ready.';
         if (!view) break;
-        if (e.node) view.attach(e.node, this.session.siblings(e.node));
+        if (e.node) {
+          view.attach(e.node, this.session.siblings(e.node));
+          view.showStats(this.session.path.find((n) => n.id === e.node)?.stats);
+        }
         else {
           // Not kept: show the shown branch again, and the failed turn after it.
           this.showPath();
@@ -88,13 +95,13 @@ export class TranscriptView {
           this.list.append(view.el);
           this.empty.hidden = true;
         }
+        this.markContext(this.session.context()?.dropped ?? NOTHING_DROPPED);
         break;
       }
       case 'switched':
-        this.showPath();
-        break;
       case 'cleared':
         this.showPath();
+        this.markContext(this.session.context()?.dropped ?? NOTHING_DROPPED);
         break;
       case 'busy':
         for (const v of this.views) v.setIdle(!e.busy);
@@ -116,6 +123,30 @@ export class TranscriptView {
     for (const v of views) v.setIdle(!this.session.busy);
     this.empty.hidden = views.length > 0;
     this.follow = true;
+  }
+
+  /**
+   * Puts the marker before the first turn whose question is at or after `dropped.to` (message indices
+   * of the shown branch, a running turn last) and dims the turns whose question is out of the context.
+   */
+  private markContext(dropped: DroppedRange): void {
+    this.list.querySelector(':scope > .context-marker')?.remove();
+    for (const el of this.list.querySelectorAll('.turn.out-of-context')) el.classList.remove('out-of-context');
+    const count = dropped.to - dropped.from;
+    if (count <= 0) return;
+    const sizes = new Map(this.session.path.map((n) => [n.id, 1 + n.reply.length]));
+    let start = 0;
+    for (const view of this.views) {
+      if (start >= dropped.to) {
+        const text = `${count} earlier ${count === 1 ? 'message is' : 'messages are'} no longer in the model’s context`;
+        view.el.before(h('div', { class: 'context-marker', role: 'note', 'data-dropped': count, title: 'The context policy (Settings → When the context is full) dropped them to make room; the Inspector lists them.' }, text));
+        return;
+      }
+      if (start >= dropped.from) view.el.classList.add('out-of-context');
+      const size = view.node === null ? undefined : sizes.get(view.node);
+      if (size === undefined) return;
+      start += size;
+    }
   }
 
   /** A failed turn that was not kept leaves when the next one starts. */

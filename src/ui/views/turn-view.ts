@@ -2,7 +2,8 @@
  * One exchange on screen: the user's message, then the assistant's side — per step the answer prose
  * (Markdown, sanitized; code blocks labelled, highlighted once the step is finished, with Copy) and a
  * card per tool call, in the order they happened — then how the turn ended, and its actions: Copy on
- * both messages, Edit on the user's (edit and resend), Regenerate on the answer, and the switcher
+ * both messages, Edit on the user's (edit and resend), Regenerate on the answer, its stats (tokens, tokens
+ * per second, the model), and the switcher
  * between this turn's alternatives. A turn is built live from the run's events, or from a stored turn
  * (`TurnView.stored`), which gives the same cards, prose and ending.
  *
@@ -11,15 +12,14 @@
  * re-rendered at most once per animation frame, whatever the token rate; actions appear only on a
  * turn that is in the conversation (kept) and are disabled while a run is going.
  */
-import { MODELS } from '../../engine/models';
-import { statsText, type AnswerStats } from '../answer-stats';
 import { callId, type AgentEvent, type FinishReason } from '../../agent/events';
 import type { SerializedError } from '../../engine/contract';
 import { pythonJson } from '../../format/python-json';
 import type { ToolCall } from '../../format/types';
 import { visibleText } from '../../format/visible-text';
 import { enhanceCodeBlocks } from '../code-blocks';
-import type { TurnNode } from '../conversation-tree';
+import { answerStatsText } from '../answer-stats';
+import type { AnswerStats, TurnNode } from '../conversation-tree';
 import { h } from '../dom';
 import { renderMarkdown } from '../markdown';
 import { copyButton } from './copy-button';
@@ -32,6 +32,8 @@ const ENDINGS: Partial<Record<FinishReason, string>> = {
   length: 'The answer hit the per-step token limit and was cut off.',
   time_budget: 'The answer took longer than the time limit and was stopped.',
   no_progress: 'The model kept announcing tool calls without making one; the turn was ended.',
+  unreadable_call: 'The model wrote a tool call this app could not read, so the turn ended here. Regenerate, or rephrase the question.',
+  app_failure: 'A tool could not run because of a problem in this app (not in your question), so the turn ended here. Regenerate to try again; reload the page if it keeps happening.',
   repetition: 'The model started repeating itself, so this step was stopped (the repetition guard). Regenerate, or rephrase the question.',
 };
 
@@ -52,8 +54,6 @@ interface StepView {
   el: HTMLElement;
   finished: boolean;
 }
-
-const modelLabel = (id: string) => MODELS.find((m) => m.id === id)?.label ?? id;
 
 export class TurnView {
   readonly el: HTMLElement;
@@ -104,10 +104,11 @@ export class TurnView {
       } else if (m.role === 'ipython' || m.role === 'tool') {
         const call = waiting.shift(); // none: the loop's answer to an eom without a call
         const result = call && results.get(call.callId);
-        if (call && result) view.cards.get(call.callId)?.setResult(call.name, typeof m.content === 'string' ? m.content : pythonJson(m.content), result.isError, result.durationMs, result.source);
+        if (call && result) view.cards.get(call.callId)?.setResult(call.name, typeof m.content === 'string' ? m.content : pythonJson(m.content), result.isError, result.durationMs, result.source, result.failure);
       }
     }
-    view.end(node.reason, true, null, node.stats);
+    view.end(node.reason, true, null);
+    view.showStats(node.stats);
     view.attach(node.id, [node.id]);
     return view;
   }
@@ -139,7 +140,7 @@ export class TurnView {
         this.cards.get(e.callId)?.setStatus('confirming');
         break;
       case 'tool-result':
-        this.cards.get(e.callId)?.setResult(e.name, e.content, e.isError, e.durationMs, e.source);
+        this.cards.get(e.callId)?.setResult(e.name, e.content, e.isError, e.durationMs, e.source, e.failure);
         break;
       case 'error':
         break; // shown by end(), which also knows whether the turn was kept
@@ -148,8 +149,8 @@ export class TurnView {
     }
   }
 
-  /** The run ended. `kept`: whether the conversation kept this turn (errors add nothing); `stats`: what it cost. */
-  end(reason: FinishReason, kept: boolean, error: SerializedError | null, stats?: AnswerStats): void {
+  /** The run ended. `kept`: whether the conversation kept this turn (errors add nothing). */
+  end(reason: FinishReason, kept: boolean, error: SerializedError | null): void {
     this.el.classList.remove('is-running');
     this.flush();
     for (const card of this.cards.values()) card.stop();
@@ -162,8 +163,13 @@ export class TurnView {
     if (this.assistant.querySelector('.prose:not([hidden]), .tool-card') === null && !error) {
       this.assistant.append(h('p', { class: 'turn-note' }, reason === 'aborted' ? 'No answer yet.' : 'The model gave an empty answer.'));
     }
-    if (stats && stats.tokens > 0) this.footer.append(h('p', { class: 'turn-stats' }, statsText(stats, modelLabel)));
     this.el.dataset.reason = reason;
+  }
+
+  /** How the answer was generated (tokens, tokens per second, the model), under it; nothing when unknown. */
+  showStats(stats: AnswerStats | undefined): void {
+    this.footer.querySelector('.answer-stats')?.remove();
+    if (stats) this.footer.append(h('p', { class: 'answer-stats' }, answerStatsText(stats)));
   }
 
   /** This turn is node `id` of the conversation, one of `siblings`: its actions and switcher appear. */

@@ -110,6 +110,17 @@ export async function startStaticServer(options: {
   };
 }
 
+/** Opens the chat page with its test hooks in `context`, its console kept in `logs`, and waits until it is ready. */
+export async function openChatPage(context: BrowserContext, origin: string, logs: string[]): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
+  page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
+  await page.goto(`${origin}/?test-hooks`);
+  await waitForChatPage(page);
+  return page;
+}
+
 /** Waits until the page's chat says its capability report is in. */
 export async function waitForChatPage(page: Page): Promise<void> {
   await page.waitForSelector('.chat-page[data-ready="true"]', { timeout: 60_000 });
