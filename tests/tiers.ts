@@ -68,6 +68,7 @@ export const MODEL_FILES: readonly string[] = [
   'src/agent/micro-e2e.test.ts',
   'src/agent/micro-offline.test.ts',
   'src/agent/run-agent.test.ts',
+  'src/agent/context-loop.test.ts',
   'src/agent/worked-example.test.ts',
   'src/api/ai-sdk/llama31.test.ts',
   'src/api/ai-sdk/llama31-constraints.test.ts',
