@@ -116,7 +116,7 @@ export async function openChatPage(context: BrowserContext, origin: string, logs
   page.setDefaultTimeout(60_000); // two shared cores: be patient with a busy machine
   page.on('console', (m) => logs.push(`[${m.type()}] ${m.text()}`));
   page.on('pageerror', (e) => logs.push(`[pageerror] ${e.message}`));
-  await page.goto(`${origin}/?test-hooks`);
+  await page.goto(`${origin}${CHAT_TEST_PAGE}`);
   await waitForChatPage(page);
   return page;
 }
