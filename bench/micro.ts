@@ -1,7 +1,7 @@
 /**
  * Section `micro`: the trained micro model. Its accuracy table (greedy, unforced full loops on the
  * in-distribution, test, dev (the older held-out), new-names, custom-tools and after-error sets of scripts/micro-llama/evaluate.ts, fewer dialogues than the
- * manifest's evaluation) and its decode speed on onnxruntime-node, and in Chromium on WASM and on
+ * manifest's evaluation, and the whole paraphrase set of scripts/micro-llama/paraphrase-eval.ts) and its decode speed on onnxruntime-node, and in Chromium on WASM and on
  * WebGPU (SwiftShader: a software GPU, so a correctness tier, not a speed one).
  */
 import { loadTokenizer } from '../src/format/tokenizer/load-node';
@@ -9,6 +9,7 @@ import { MODELS } from '../src/engine/models';
 import { renderIds } from '../src/format/render';
 import { EOM, EOT, END_OF_TEXT } from '../src/format/special-tokens';
 import { artifactCorpusIds, evaluate } from '../scripts/micro-llama/evaluate';
+import { evaluateParaphrases } from '../scripts/micro-llama/paraphrase-score';
 import { buildMicroModel, readMicroArtifact } from '../scripts/setup/micro-model';
 import { launchBrowser, openPage, startVite } from '../tests/browser/harness';
 import { createNodeEngine } from '../worker/create-node-engine';
@@ -42,6 +43,7 @@ export const microSection: BenchSection = {
     await engine.load(micro.id);
     const artifact = await readMicroArtifact();
     const results = await evaluate(engine, tokenizer, artifactCorpusIds(artifact.manifest, tokenizer), { count: DIALOGUES, sets: ['inDistribution', 'test', 'heldOut', 'newNames', 'customTools', 'afterError'], constrained: true });
+    const paraphrases = await evaluateParaphrases(engine, tokenizer, true);
     const node: number[] = [];
     for (let i = 0; i < 5; i++) node.push(tokPerS(await engine.generate(request(DECODE_TOKENS.node))));
     await engine.unload();
@@ -56,6 +58,9 @@ export const microSection: BenchSection = {
       newNames: results.newNames!.table.all!.fullLoop,
       customTools: results.customTools!.table.all!.fullLoop,
       afterError: results.afterError!.table.all!.cleanAnswer,
+      // Issue 46: the pre-registered paraphrase set (scripts/micro-llama/paraphrase-eval.ts), full loops, overall and by intent.
+      paraphrases: paraphrases.paraphrases,
+      paraphrasesByIntent: paraphrases.byIntent,
       dialoguesPerSet: DIALOGUES,
       nodeTokPerS: round(median(node)),
       wasmTokPerS: round(median(browser.wasm.map(tokPerS))),

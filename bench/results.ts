@@ -8,10 +8,11 @@ import type { SectionResult } from './section';
 
 export type Results = Record<string, SectionResult>;
 
-const NOT_FIGURES = 'is not an object of figures (numbers and strings)';
+const NOT_FIGURES = 'is not an object of figures (numbers, strings and objects of numbers)';
+const figureSchema = v.union([v.number(), v.string(), v.pipe(plainObject<object>(NOT_FIGURES), v.record(v.string(), v.number(NOT_FIGURES)))], NOT_FIGURES);
 const resultsSchema = v.pipe(
   plainObject<object>('expected an object keyed by section name'),
-  v.record(v.string(), v.pipe(plainObject<object>(NOT_FIGURES), v.record(v.string(), v.union([v.number(), v.string()], NOT_FIGURES)))),
+  v.record(v.string(), v.pipe(plainObject<object>(NOT_FIGURES), v.record(v.string(), figureSchema))),
 );
 
 /** Parses a previous results.json; anything that is not an object of figure objects is an error (never silently dropped). */
@@ -32,7 +33,10 @@ export function mergeResults(previous: Results, fresh: Results): Results {
 export function formatTable(results: Results): string {
   const rows: Array<[string, string]> = [];
   for (const [section, figures] of Object.entries(results)) {
-    for (const [key, value] of Object.entries(figures)) rows.push([`${section}.${key}`, formatValue(value)]);
+    for (const [key, value] of Object.entries(figures)) {
+      if (typeof value === 'object') for (const [part, v] of Object.entries(value)) rows.push([`${section}.${key}.${part}`, formatValue(v)]);
+      else rows.push([`${section}.${key}`, formatValue(value)]);
+    }
   }
   const width = Math.max(0, ...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');

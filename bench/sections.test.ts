@@ -222,13 +222,19 @@ describe('measurement and results', () => {
   it('a malformed results.json is an error, not silently replaced', () => {
     expect(() => parseResults('[1,2]')).toThrow(/keyed by section/);
     expect(() => parseResults('{"sampler": 3}')).toThrow(/^results\.json: "sampler" is not an object of figures/);
-    expect(() => parseResults('{"sampler": {"ratio": [1]}}')).toThrow(/^results\.json: "sampler" is not an object of figures \(numbers and strings\)$/);
+    expect(() => parseResults('{"sampler": {"ratio": [1]}}')).toThrow(/^results\.json: "sampler" is not an object of figures \(numbers, strings and objects of numbers\)$/);
+    expect(() => parseResults('{"micro": {"byIntent": {"python": "high"}}}')).toThrow(/^results\.json: "micro" is not an object of figures/);
+    expect(() => parseResults('{"micro": {"byIntent": {"python": {"sums": 1}}}}')).toThrow(/^results\.json: "micro" is not an object of figures/);
+    expect(parseResults('{"micro": {"byIntent": {"python": 0.5}}}')).toEqual({ micro: { byIntent: { python: 0.5 } } });
     expect(() => parseResults('null')).toThrow(/^results\.json: expected an object keyed by section name$/);
   });
 
   it('the table names figures section.key', () => {
     expect(formatTable({ loop: { prefilledWithCache: 1867, ratio: 2.7, note: 'ok' } })).toBe(
       'loop.prefilledWithCache  1,867\nloop.ratio               2.7\nloop.note                ok',
+    );
+    expect(formatTable({ micro: { paraphrases: 0.5, byIntent: { python: 0.25, lookup: 1 } } })).toBe(
+      'micro.paraphrases      0.5\nmicro.byIntent.python  0.25\nmicro.byIntent.lookup  1',
     );
   });
 });

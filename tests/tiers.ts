@@ -19,6 +19,8 @@ export const TRAINING_FILES: readonly string[] = [
   'scripts/micro-llama/corpus.test.ts',
   // Builds the corpus's frozen-row plan on import (every piece of the world's names tokenized) and writes a 1,200-dialogue corpus.
   'scripts/micro-llama/mixed-names.test.ts',
+  // Generates 40,000 corpus dialogues to show that no paraphrase evaluation question is among them.
+  'scripts/micro-llama/paraphrase-eval.test.ts',
 ];
 
 /**

@@ -3,11 +3,11 @@
  * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
  * tokens only (bodies and their eom/eot terminators).
  *
- *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|mixed-name-pieces|mixed-names-no-sentence-words|learned|learned-hosts]
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|mixed-name-pieces|mixed-names-no-sentence-words|paraphrases|learned|learned-hosts]
  *
  * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
  * index the ids that are targets), DIR/corpus.json (settings and counts, the recipe among them) and, for the
- * recipes with made-up names (`frozen`, `frozen-fewer-names`, `mixed-names`, `mixed-name-pieces`, `mixed-names-no-sentence-words`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
+ * recipes with made-up names (`frozen`, `frozen-fewer-names`, `mixed-names`, `mixed-name-pieces`, `mixed-names-no-sentence-words`, `paraphrases`), DIR/learned-ids.json (train.py gives every other id a frozen row; without it, every corpus
  * id is a learned row and nothing else has one).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { END_HEADER, EOM, EOT, FIRST_SPECIAL_ID, START_HEADER } from '../../src/
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../../src/format/types';
 import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, rememberTexts, type Category, type Dialogue, type DialogueOptions } from './dialogues';
+import { paraphraseTexts } from './paraphrases';
 import { frozenNamePieces, mixedNamePieces, withoutSentenceWords, worldNamePieceIds } from './synthetic-names';
 import { COUNTRIES, EVENTS, NEW_CITIES, WORDS } from './world';
 import { Rng } from './rng';
@@ -62,6 +63,9 @@ export const TRAIN_OPTIONS: DialogueOptions = {
  * (synthetic-names.ts worldNamePieceIds), so no piece is one of the sentences' own words ("What", "Please", "City").
  * `mixed-names-no-sentence-words`: `mixed-names` with every learned piece but the first pieces of the
  * sentences' own words (synthetic-names.ts SENTENCE_WORDS).
+ * `paraphrases`: `mixed-name-pieces` with 40% of the advertised intents' questions asked as people ask them and
+ * 40% of later questions referring back (paraphrases.ts); the paraphrases' own words get learned rows beside the
+ * frozen plan's (paraphraseTexts), so a continued artifact gains rows only for them.
  * What each recipe scored: train/README.md, "Where the workbench's choices come from".
  * A manifest's `corpus.recipe` names the recipe; a manifest without one was made by `frozen`'s generator.
  */
@@ -73,6 +77,7 @@ export const CORPUS_RECIPES = {
   'mixed-names': { ...TRAIN_OPTIONS, variedEvents: true },
   'mixed-name-pieces': { ...TRAIN_OPTIONS, variedEvents: true },
   'mixed-names-no-sentence-words': { ...TRAIN_OPTIONS, variedEvents: true },
+  paraphrases: { ...TRAIN_OPTIONS, variedEvents: true, paraphraseRate: 0.4 },
 } as const satisfies Record<string, DialogueOptions>;
 export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
 
@@ -92,6 +97,7 @@ export function recipeHasFrozenRows(recipe: CorpusRecipe): boolean {
 const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, (plan: FrozenPlan, tokenizer: TextTokenizer) => ReadonlySet<number> | undefined>> = {
   'mixed-names': () => undefined,
   'mixed-name-pieces': (_plan, tokenizer) => worldNamePieceIds(tokenizer),
+  paraphrases: (_plan, tokenizer) => worldNamePieceIds(tokenizer),
   'mixed-names-no-sentence-words': (plan, tokenizer) => withoutSentenceWords(plan.base, tokenizer),
 };
 
@@ -211,9 +217,18 @@ export interface CorpusStats {
   distinctIds: number;
 }
 
-/** The corpus ids that get learned rows, ascending: the plan's base ids and the special tokens; every other id is a frozen row. */
-export function learnedIds(corpusIds: Iterable<number>, plan: FrozenPlan): number[] {
-  return [...corpusIds].filter((id) => plan.base.has(id) || id >= FIRST_SPECIAL_ID).sort((a, b) => a - b);
+/**
+ * The corpus ids that get learned rows, ascending: the plan's base ids, the recipe's own words (recipeWordIds) and
+ * the special tokens; every other id is a frozen row.
+ */
+export function learnedIds(corpusIds: Iterable<number>, plan: FrozenPlan, recipeWords: ReadonlySet<number> = new Set()): number[] {
+  return [...corpusIds].filter((id) => plan.base.has(id) || recipeWords.has(id) || id >= FIRST_SPECIAL_ID).sort((a, b) => a - b);
+}
+
+/** Ids a recipe learns beyond the frozen plan's: the paraphrases' words for `paraphrases`, none for the others. */
+export function recipeWordIds(recipe: CorpusRecipe, tokenizer: TextTokenizer): ReadonlySet<number> {
+  if (!(CORPUS_RECIPES[recipe] as DialogueOptions).paraphraseRate) return new Set();
+  return new Set(paraphraseTexts().flatMap((t) => [...tokenizer.encode(t), ...tokenizer.encode(` ${t}`)]));
 }
 
 /** Generates `count` training dialogues of `recipe` from `seed` (pure). */
@@ -254,7 +269,7 @@ export function writeCorpus(outDir: string, seed: number, count: number, tokeniz
   rmSync(join(outDir, 'learned-ids.json'), { force: true });
   let frozen: Record<string, number> | undefined;
   if (recipeHasFrozenRows(recipe)) {
-    const learned = learnedIds(seen, plan);
+    const learned = learnedIds(seen, plan, recipeWordIds(recipe, tokenizer));
     frozen = { learnedIds: learned.length, frozenIdsInCorpus: seen.size - learned.length, startPieces: plan.pieces.starts.length, continuationPieces: plan.pieces.continuations.length };
     writeFileSync(join(outDir, 'learned-ids.json'), `${JSON.stringify(learned)}\n`);
   }

@@ -9,6 +9,7 @@ import { writeBuiltinCall, writeCustomCall } from '../../src/format/write-call';
 import { customToolUse, unusedCustomTools } from './custom-tools';
 import { plainEvent, variedEvent, type MadeUpEvent } from './synthetic-events';
 import { syntheticName, type NamePieces } from './synthetic-names';
+import { isParaphraseCategory, paraphraseExchange, referringFollowUp } from './paraphrases';
 import type { Rng } from './rng';
 import {
   codeResult, searchResponse, slug, trainingFailure, wolframText, type SearchResult, type ToolName,
@@ -124,6 +125,11 @@ export interface DialogueOptions {
   unusedToolsRate?: number;
   /** Probability that a host tool a question needs gets made-up tool and parameter names (custom-tools.ts renamer); default 0. */
   customRenameRate?: number;
+  /**
+   * Probability that a question of an advertised intent (arithmetic, sums, small talk, capitals, populations) is asked
+   * as people ask it (paraphrases.ts), and that a follow-up refers back ("there", "its") instead of naming; default 0.
+   */
+  paraphraseRate?: number;
 }
 
 interface Pools {
@@ -169,7 +175,11 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
   for (let i = 0; i < count; i++) {
     const prev = exchanges[exchanges.length - 1];
     let ex: Exchange;
-    if (prev && FOLLOW_UP_CATEGORIES.includes(prev.category) && rng.chance(options.followUpRate ?? 0.4)) {
+    const paraphrase = options.paraphraseRate ?? 0;
+    const referring = prev && paraphrase > 0 && rng.chance(paraphrase) ? referringFollowUp(rng, prev) : null;
+    if (referring) {
+      ex = referring;
+    } else if (prev && FOLLOW_UP_CATEGORIES.includes(prev.category) && rng.chance(options.followUpRate ?? 0.4)) {
       ex = followUpExchange(rng, prev, p);
     } else {
       const category = rng.weighted(i === 0 ? weights : laterWeights);
@@ -182,6 +192,8 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
           count = 1;
         }
         ex = customExchange(drawn.use);
+      } else if (paraphrase > 0 && isParaphraseCategory(category) && rng.chance(paraphrase)) {
+        ex = paraphraseExchange(rng, category);
       } else {
         ex = generateExchange(rng, category, p, date, options.syntheticRate ?? 0, options.localIndexRate ?? 0, options.namePieces, options.variedEvents ?? false);
       }
@@ -202,12 +214,12 @@ function customExchange(use: ReturnType<typeof customToolUse>['use']): Exchange 
 }
 
 /** A date between 2024 and 2027, ISO. */
-function randomDate(rng: Rng): string {
+export function randomDate(rng: Rng): string {
   const day = new Date(Date.UTC(2024, 0, 1) + rng.int(0, 4 * 365) * 86_400_000);
   return day.toISOString().slice(0, 10);
 }
 
-function fill(template: string, values: Record<string, string | number>): string {
+export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (_, k: string) => {
     if (!(k in values)) throw new Error(`template ${JSON.stringify(template)} needs {${k}}`);
     return String(values[k]);
@@ -218,11 +230,11 @@ function question(rng: Rng, category: keyof typeof TEMPLATES, p: Pools, values: 
   return fill(rng.pick(TEMPLATES[category][p.templates]), values);
 }
 
-function builtin(tool: 'brave_search' | 'wolfram_alpha', query: string): Pick<Exchange, 'tool' | 'call' | 'expectedCall'> {
+export function builtin(tool: 'brave_search' | 'wolfram_alpha', query: string): Pick<Exchange, 'tool' | 'call' | 'expectedCall'> {
   return { tool, call: writeBuiltinCall(tool, { query }), expectedCall: { kind: 'builtin', name: tool, arguments: { query } } };
 }
 
-function code(text: string): Pick<Exchange, 'tool' | 'call' | 'expectedCall'> {
+export function code(text: string): Pick<Exchange, 'tool' | 'call' | 'expectedCall'> {
   return { tool: 'code_interpreter', call: text, expectedCall: { kind: 'code', name: 'code_interpreter', arguments: { code: text } } };
 }
 

@@ -35,7 +35,7 @@ import { buildMicroModel, DEFAULT_MICRO_MODEL_DIR, MICRO_CONTEXT_WINDOW, hasFroz
 import {
   CATEGORIES, CATEGORY_TOOL, containsValue, dialogueOptions, ENTITY_CATEGORIES, NEW_NAME_CATEGORIES, searchExchange, generateDialogue, type Category, type Dialogue, type DialogueOptions, type Exchange,
 } from './dialogues';
-import { type CorpusRecipe, frozenPlan, isCorpusRecipe, learnedIds, trainingDialogues, trainingExample } from './corpus';
+import { type CorpusRecipe, frozenPlan, isCorpusRecipe, learnedIds, recipeWordIds, trainingDialogues, trainingExample } from './corpus';
 import { Rng } from './rng';
 import type { ToolName } from './tool-results';
 import { COUNTRIES, POPULATION_CITIES, WEATHER_CITIES } from './world';
@@ -152,7 +152,6 @@ export function simulateTool(call: ToolCall, ex: Exchange): string | Record<stri
 const MAX_STEPS_PER_EXCHANGE = 3;
 const MAX_TOKENS_PER_MESSAGE = 160;
 
-/** Runs one dialogue through the engine, exchange after exchange, and scores each exchange. */
 /** The calls a dialogue offers, as the agent loop constrains them: its tools only, arguments valid. */
 export function callConstraint(d: Pick<Dialogue, 'date' | 'builtinTools' | 'tools'>): ToolCallConstraint {
   const options = dialogueOptions(d);
@@ -160,45 +159,66 @@ export function callConstraint(d: Pick<Dialogue, 'date' | 'builtinTools' | 'tool
   return { type: 'tool_calls', mode: 'auto', tools: tools.map((t) => ({ name: t.function.name, parameters: t.function.parameters })), builtins: [...(options.builtinTools ?? [])] as ConstrainedBuiltin[] };
 }
 
-/** `constrained`: generation follows callConstraint (as the agent loop's does); off, the model writes calls freely. */
+/**
+ * Runs one dialogue through the engine, exchange after exchange, and scores each exchange. `constrained`: generation
+ * follows callConstraint (as the agent loop's does); off, the model writes calls freely.
+ */
 export async function runDialogue(engine: Engine, tokenizer: TextTokenizer, d: Dialogue, ids: CorpusIds, constrained = false): Promise<ExchangeOutcome[]> {
-  const constraint = constrained ? callConstraint(d) : undefined;
   const seenTokens = everyTokenSeen(d, tokenizer, ids);
   const messages: Message[] = d.system === null ? [] : [{ role: 'system', content: d.system }];
   const outcomes: ExchangeOutcome[] = [];
   for (const ex of d.exchanges) {
-    messages.push({ role: 'user', content: ex.question });
-    const generations: ParsedOutput[] = [];
-    const transcript: string[] = [];
-    for (let step = 0; step < MAX_STEPS_PER_EXCHANGE; step++) {
-      const tokens = renderIds({ ...dialogueOptions(d), messages }, tokenizer);
-      if (tokens.length + 8 >= MICRO_CONTEXT_WINDOW) break;
-      const r = await engine.generate({ tokens, sampling: { temperature: 0 }, maxTokens: MAX_TOKENS_PER_MESSAGE, ...(constraint ? { constraint } : {}) });
-      const text = tokenizer.decode(r.tokens);
-      const parsed = parseEmitted(r.tokens, r.stop === 'eom' || r.stop === 'eot' ? r.stop : null, tokenizer);
-      generations.push(parsed);
-      transcript.push(`${text}[${r.stop}]`);
-      const calls = parsed.toolCalls;
-      // Emitted ids are replayed as the real loop does, unless they hold a special id the renderer would refuse.
-      const ids = r.tokens.every((id) => id < FIRST_SPECIAL_ID || id === PYTHON_TAG) ? r.tokens : undefined;
-      messages.push({ role: 'assistant', content: '', raw: text, ...(ids ? { ids } : {}), stop: r.stop === 'eom' || (r.stop !== 'eot' && calls.length > 0) ? 'eom' : 'eot' });
-      if (calls.length === 0 && r.stop === 'eom') {
-        // An eom with no readable call still waits for a result: answer it with an error, as a loop would.
-        messages.push({ role: 'ipython', content: { error: 'no tool call could be read from the message' } });
-        continue;
-      }
-      if (calls.length === 0) break;
-      for (const call of calls) {
-        const result = simulateTool(call, ex);
-        messages.push({ role: 'ipython', content: result });
-        transcript.push(`  → ${typeof result === 'string' ? result.slice(0, 80) : JSON.stringify(result).slice(0, 80)}`);
-      }
-    }
-    // Leave the conversation well formed for the next exchange even when the model never answered.
-    if (messages[messages.length - 1]?.role === 'ipython') messages.push({ role: 'assistant', content: '', raw: '', stop: 'eot' });
+    const { generations, transcript } = await runExchange(engine, tokenizer, d, messages, ex.question, (call) => simulateTool(call, ex), constrained);
     outcomes.push(score(ex, generations, seenTokens, transcript));
   }
   return outcomes;
+}
+
+/** What the model wrote for one question: each message parsed, and a readable transcript. */
+export interface ExchangeRun {
+  generations: ParsedOutput[];
+  transcript: string[];
+}
+
+/**
+ * Asks `question` after `messages` (which it extends, left well formed for a next question) and runs the loop:
+ * generate → parse → each call answered by `tool` → continue, up to MAX_STEPS_PER_EXCHANGE messages.
+ */
+export async function runExchange(
+  engine: Engine, tokenizer: TextTokenizer, d: Pick<Dialogue, 'date' | 'builtinTools' | 'tools'>, messages: Message[], question: string,
+  tool: (call: ToolCall) => string | Record<string, unknown>, constrained = false,
+): Promise<ExchangeRun> {
+  const constraint = constrained ? callConstraint(d) : undefined;
+  messages.push({ role: 'user', content: question });
+  const generations: ParsedOutput[] = [];
+  const transcript: string[] = [];
+  for (let step = 0; step < MAX_STEPS_PER_EXCHANGE; step++) {
+    const tokens = renderIds({ ...dialogueOptions(d), messages }, tokenizer);
+    if (tokens.length + 8 >= MICRO_CONTEXT_WINDOW) break;
+    const r = await engine.generate({ tokens, sampling: { temperature: 0 }, maxTokens: MAX_TOKENS_PER_MESSAGE, ...(constraint ? { constraint } : {}) });
+    const text = tokenizer.decode(r.tokens);
+    const parsed = parseEmitted(r.tokens, r.stop === 'eom' || r.stop === 'eot' ? r.stop : null, tokenizer);
+    generations.push(parsed);
+    transcript.push(`${text}[${r.stop}]`);
+    const calls = parsed.toolCalls;
+    // Emitted ids are replayed as the real loop does, unless they hold a special id the renderer would refuse.
+    const ids = r.tokens.every((id) => id < FIRST_SPECIAL_ID || id === PYTHON_TAG) ? r.tokens : undefined;
+    messages.push({ role: 'assistant', content: '', raw: text, ...(ids ? { ids } : {}), stop: r.stop === 'eom' || (r.stop !== 'eot' && calls.length > 0) ? 'eom' : 'eot' });
+    if (calls.length === 0 && r.stop === 'eom') {
+      // An eom with no readable call still waits for a result: answer it with an error, as a loop would.
+      messages.push({ role: 'ipython', content: { error: 'no tool call could be read from the message' } });
+      continue;
+    }
+    if (calls.length === 0) break;
+    for (const call of calls) {
+      const result = tool(call);
+      messages.push({ role: 'ipython', content: result });
+      transcript.push(`  → ${typeof result === 'string' ? result.slice(0, 80) : JSON.stringify(result).slice(0, 80)}`);
+    }
+  }
+  // Leave the conversation well formed for the next exchange even when the model never answered.
+  if (messages[messages.length - 1]?.role === 'ipython') messages.push({ role: 'assistant', content: '', raw: '', stop: 'eot' });
+  return { generations, transcript };
 }
 
 function score(ex: Exchange, gens: readonly ParsedOutput[], seenTokens: boolean, transcript: string[]): ExchangeOutcome {
@@ -366,10 +386,11 @@ async function main(): Promise<void> {
   await buildMicroModel();
   const artifact = await readMicroArtifact();
   const tokenizer = loadTokenizer();
-  const corpus = artifact.manifest.corpus as { seed: number };
+  const corpus = artifact.manifest.corpus as { seed: number; recipe?: string };
   const ids = artifactCorpusIds(artifact.manifest, tokenizer);
-  // Formats /2 and /3 learn rows only for the frozen plan's ids; /1 for every id of the corpus.
-  const learned = new Set(hasFrozenRows(artifact.manifest.format) ? learnedIds(ids.used, frozenPlan(corpus.seed, tokenizer)) : ids.used);
+  // Formats /2 and /3 learn rows only for the frozen plan's ids and the recipe's own words; /1 for every id of the corpus.
+  const words = recipeWordIds((corpus.recipe ?? 'frozen') as CorpusRecipe, tokenizer);
+  const learned = new Set(hasFrozenRows(artifact.manifest.format) ? learnedIds(ids.used, frozenPlan(corpus.seed, tokenizer), words) : ids.used);
   if (learned.size !== artifact.usedIds.length || !artifact.usedIds.every((id) => learned.has(id))) {
     throw new Error('the regenerated corpus does not match the artifact\'s embedding rows: was the corpus generator changed after training?');
   }

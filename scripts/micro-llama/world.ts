@@ -521,8 +521,8 @@ export interface ChatItem {
   readonly answers: readonly string[];
 }
 
-const GREETING_ANSWERS = ['Hello! How can I help you today?', 'Hi! What can I do for you?', 'Hello! Ask me anything: I can search the web, use Wolfram Alpha and run Python code.'];
-const THANKS_ANSWERS = ['You\'re welcome!', 'You\'re welcome! Let me know if you need anything else.', 'Glad I could help!'];
+export const GREETING_ANSWERS = ['Hello! How can I help you today?', 'Hi! What can I do for you?', 'Hello! Ask me anything: I can search the web, use Wolfram Alpha and run Python code.'];
+export const THANKS_ANSWERS = ['You\'re welcome!', 'You\'re welcome! Let me know if you need anything else.', 'Glad I could help!'];
 const IDENTITY_ANSWERS = [
   'I am a small demo assistant. I can search the web, ask Wolfram Alpha and run Python code for you.',
   'I\'m a tiny language model trained for this demo. I can look things up with a web search, do math with Wolfram Alpha and run Python code.',
