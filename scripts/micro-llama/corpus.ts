@@ -18,7 +18,7 @@ import { END_HEADER, EOM, EOT, FIRST_SPECIAL_ID, START_HEADER } from '../../src/
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../../src/format/types';
 import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, rememberTexts, type Category, type Dialogue, type DialogueOptions } from './dialogues';
-import { paraphraseTexts } from './paraphrases';
+import { paraphraseSource, paraphraseTexts } from './paraphrases';
 import { frozenNamePieces, mixedNamePieces, withoutSentenceWords, worldNamePieceIds } from './synthetic-names';
 import { COUNTRIES, EVENTS, NEW_CITIES, WORDS } from './world';
 import { Rng } from './rng';
@@ -77,7 +77,7 @@ export const CORPUS_RECIPES = {
   'mixed-names': { ...TRAIN_OPTIONS, variedEvents: true },
   'mixed-name-pieces': { ...TRAIN_OPTIONS, variedEvents: true },
   'mixed-names-no-sentence-words': { ...TRAIN_OPTIONS, variedEvents: true },
-  paraphrases: { ...TRAIN_OPTIONS, variedEvents: true, paraphraseRate: 0.4 },
+  paraphrases: { ...TRAIN_OPTIONS, variedEvents: true, paraphrases: paraphraseSource(0.4) },
 } as const satisfies Record<string, DialogueOptions>;
 export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
 
@@ -227,7 +227,7 @@ export function learnedIds(corpusIds: Iterable<number>, plan: FrozenPlan, recipe
 
 /** Ids a recipe learns beyond the frozen plan's: the paraphrases' words for `paraphrases`, none for the others. */
 export function recipeWordIds(recipe: CorpusRecipe, tokenizer: TextTokenizer): ReadonlySet<number> {
-  if (!(CORPUS_RECIPES[recipe] as DialogueOptions).paraphraseRate) return new Set();
+  if (!(CORPUS_RECIPES[recipe] as DialogueOptions).paraphrases?.rate) return new Set();
   return new Set(paraphraseTexts().flatMap((t) => [...tokenizer.encode(t), ...tokenizer.encode(` ${t}`)]));
 }
 

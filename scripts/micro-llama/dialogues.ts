@@ -9,7 +9,6 @@ import { writeBuiltinCall, writeCustomCall } from '../../src/format/write-call';
 import { customToolUse, unusedCustomTools } from './custom-tools';
 import { plainEvent, variedEvent, type MadeUpEvent } from './synthetic-events';
 import { syntheticName, type NamePieces } from './synthetic-names';
-import { isParaphraseCategory, paraphraseExchange, referringFollowUp } from './paraphrases';
 import type { Rng } from './rng';
 import {
   codeResult, searchResponse, slug, trainingFailure, wolframText, type SearchResult, type ToolName,
@@ -126,10 +125,19 @@ export interface DialogueOptions {
   /** Probability that a host tool a question needs gets made-up tool and parameter names (custom-tools.ts renamer); default 0. */
   customRenameRate?: number;
   /**
-   * Probability that a question of an advertised intent (arithmetic, sums, small talk, capitals, populations) is asked
-   * as people ask it (paraphrases.ts), and that a follow-up refers back ("there", "its") instead of naming; default 0.
+   * Questions of the advertised intents (arithmetic, sums, small talk, capitals, populations) asked as people ask
+   * them, and follow-ups that refer back ("there", "its") instead of naming (paraphrases.ts); default none.
    */
-  paraphraseRate?: number;
+  paraphrases?: ParaphraseSource;
+}
+
+/** Where paraphrased exchanges come from, and how often (a recipe passes paraphrases.ts's; dialogues.ts does not import it). */
+export interface ParaphraseSource {
+  /** Probability per question (and per follow-up) of a paraphrase; 0 draws nothing extra. */
+  rate: number;
+  isCategory(category: Category): boolean;
+  exchange(rng: Rng, category: Category): Exchange;
+  followUp(rng: Rng, prev: Exchange): Exchange | null;
 }
 
 interface Pools {
@@ -175,8 +183,9 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
   for (let i = 0; i < count; i++) {
     const prev = exchanges[exchanges.length - 1];
     let ex: Exchange;
-    const paraphrase = options.paraphraseRate ?? 0;
-    const referring = prev && paraphrase > 0 && rng.chance(paraphrase) ? referringFollowUp(rng, prev) : null;
+    const paraphrases = options.paraphrases;
+    const paraphrase = paraphrases?.rate ?? 0;
+    const referring = prev && paraphrases && paraphrase > 0 && rng.chance(paraphrase) ? paraphrases.followUp(rng, prev) : null;
     if (referring) {
       ex = referring;
     } else if (prev && FOLLOW_UP_CATEGORIES.includes(prev.category) && rng.chance(options.followUpRate ?? 0.4)) {
@@ -192,8 +201,8 @@ export function generateDialogue(rng: Rng, options: DialogueOptions): Dialogue {
           count = 1;
         }
         ex = customExchange(drawn.use);
-      } else if (paraphrase > 0 && isParaphraseCategory(category) && rng.chance(paraphrase)) {
-        ex = paraphraseExchange(rng, category);
+      } else if (paraphrases && paraphrase > 0 && paraphrases.isCategory(category) && rng.chance(paraphrase)) {
+        ex = paraphrases.exchange(rng, category);
       } else {
         ex = generateExchange(rng, category, p, date, options.syntheticRate ?? 0, options.localIndexRate ?? 0, options.namePieces, options.variedEvents ?? false);
       }

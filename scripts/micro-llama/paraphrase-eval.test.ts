@@ -10,7 +10,7 @@ import {
   PARAPHRASE_COUNTS, PARAPHRASE_INTENTS, paraphraseSet, type ParaphraseItem,
 } from './paraphrase-eval';
 import { scoreParaphrase } from './paraphrase-score';
-import { PARAPHRASE_GREETINGS, PARAPHRASE_TEMPLATES, PARAPHRASE_THANKS, paraphraseExchange, REFERRING_FOLLOW_UPS } from './paraphrases';
+import { PARAPHRASE_GREETINGS, PARAPHRASE_TEMPLATES, PARAPHRASE_THANKS, paraphraseExchange, paraphraseSource, REFERRING_FOLLOW_UPS } from './paraphrases';
 import { Rng } from './rng';
 import { ALL_CITIES, ALL_COUNTRIES, CHAT, TEMPLATES } from './world';
 
@@ -139,7 +139,7 @@ describe('the paraphrase recipe', () => {
     const rng = new Rng(5);
     const plain = Array.from({ length: 200 }, () => generateDialogue(rng, { mode: 'train' }));
     const again = new Rng(5);
-    expect(Array.from({ length: 200 }, () => generateDialogue(again, { mode: 'train', paraphraseRate: 0 }))).toEqual(plain);
+    expect(Array.from({ length: 200 }, () => generateDialogue(again, { mode: 'train', paraphrases: paraphraseSource(0) }))).toEqual(plain);
     const para = trainingDialogues(CORPUS_SEED, 2000, tokenizer, 'paraphrases').flatMap((d) => d.exchanges);
     expect(para.filter((e) => PARAPHRASE_GREETINGS.includes(e.question)).length).toBeGreaterThan(10);
     expect(para.filter((e) => Object.values(REFERRING_FOLLOW_UPS).flat().includes(e.question as never)).length).toBeGreaterThan(10);

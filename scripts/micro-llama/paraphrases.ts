@@ -9,7 +9,7 @@
  * paraphrase-eval.test.ts checks that the two stay apart.
  */
 import { wolframText, codeResult } from './tool-results';
-import { builtin, code, fill, searchExchange, type Exchange } from './dialogues';
+import { builtin, code, fill, searchExchange, type Exchange, type ParaphraseSource } from './dialogues';
 import { EVAL_CAPITAL_COUNTRIES, EVAL_POPULATION_PLACES, isEvalNumber } from './paraphrase-eval';
 import type { Rng } from './rng';
 import { COUNTRIES, GREETING_ANSWERS, POPULATION_SUBJECTS, THANKS_ANSWERS, WEATHER_CITIES } from './world';
@@ -55,6 +55,11 @@ export type ParaphraseCategory = (typeof PARAPHRASE_CATEGORIES)[number];
 
 export function isParaphraseCategory(c: string): c is ParaphraseCategory {
   return (PARAPHRASE_CATEGORIES as readonly string[]).includes(c);
+}
+
+/** The paraphrases as a dialogue option (dialogues.ts ParaphraseSource): a paraphrase at `rate` per question and per follow-up. */
+export function paraphraseSource(rate: number): ParaphraseSource {
+  return { rate, isCategory: isParaphraseCategory, exchange: (rng, category) => paraphraseExchange(rng, category as ParaphraseCategory), followUp: referringFollowUp };
 }
 
 /** A paraphrased exchange of `category`, with the call, result and answer the corpus writes for it. */
