@@ -125,6 +125,25 @@ describe('the context policy in the loop', () => {
     expect(turn!.drops).toEqual([]);
   });
 
+  it('nothing left to drop, but a shorter step still fits: the step runs shorter instead of failing (the first turn of a long tool list)', async () => {
+    const run = (window: number) =>
+      collect(
+        runAgent({
+          engine, tokenizer, tools: [weather], conversation: { date: DATE, messages: [{ role: 'user', content: 'Weather in Paris?' }] },
+          model: { ...info, contextWindow: window }, maxTokensPerStep: 64, contextPolicy: 'rolling',
+          logitsProcessors: forceSteps(['Sunny.<|eot_id|>'], tokenizer), sampling: { temperature: 0, seed: 1 },
+        }),
+      );
+    const prompt = ofType(await run(4096), 'step-start')[0]!.promptTokens;
+    // The full step (64 tokens) does not fit; 36 tokens do.
+    const short = await run(prompt + 36);
+    expect(ofType(short, 'finish')[0]!.reason, JSON.stringify(ofType(short, 'error'))).toBe('done');
+    expect(ofType(short, 'finish')[0]!.text).toBe('Sunny.');
+    // Below the least room a step may have, it is the overflow error.
+    const full = await run(prompt + 16);
+    expect(ofType(full, 'error')[0]!.error).toMatchObject({ code: 'context_overflow' });
+  });
+
   it('a question larger than the window: no policy can make room, and the error says so', async () => {
     const history = (await ask([], 'Paris')).finish.messages;
     const huge = `Weather in ${'very '.repeat(400)}big city?`;

@@ -19,7 +19,16 @@ import { NOTHING_DROPPED, planContext, type ContextBudget, type ContextPlan, typ
 export interface ContextFit {
   policy: ContextPolicy;
   budget: ContextBudget;
+  /**
+   * The least room a step may run with: when the policy cannot make the full `budget.room` (nothing
+   * left to drop, or `stop`), a step that still has this much runs, shorter (the engine clamps its
+   * token limit to what is left); only below it is the context overflowed.
+   */
+  minimumRoom: number;
 }
+
+/** Tokens a step may be shortened to before the context counts as full. */
+export const MIN_STEP_TOKENS = 32;
 
 /** What one `fit()` dropped. */
 export interface ContextDrop {
@@ -113,7 +122,7 @@ export class ContextTranscript {
     const before = this.range;
     const grew = plan.dropped.to > before.to || plan.dropped.from < before.from;
     if (grew) this.drop(plan.dropped);
-    if (!plan.fits) throw overflow(this.settings!, plan, this.context.length);
+    if (!plan.fits && this.context.length + this.settings!.minimumRoom > this.settings!.budget.window) throw overflow(this.settings!, plan, this.context.length);
     if (!grew) return null;
     const messages = this.full.messages.filter((_, i) => i >= plan.dropped.from && i < plan.dropped.to && !(i >= before.from && i < before.to));
     return { dropped: plan.dropped, messages, tokensBefore, tokensAfter: this.context.length };
@@ -142,7 +151,8 @@ export class ContextTranscript {
  */
 export function contextFit(transcript: Transcript, window: number | undefined, maxTokens: number, policy: ContextPolicy): ContextFit | null {
   if (window === undefined) return null;
-  return { policy, budget: { window, room: Math.min(window - 1, transcript.promptHeaderTokens + maxTokens) } };
+  const room = Math.min(window - 1, transcript.promptHeaderTokens + maxTokens);
+  return { policy, budget: { window, room }, minimumRoom: Math.min(room, transcript.promptHeaderTokens + MIN_STEP_TOKENS) };
 }
 
 function overflow(settings: ContextFit, plan: ContextPlan, tokens: number): EngineError {
