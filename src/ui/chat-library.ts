@@ -11,7 +11,7 @@
  */
 import type { ChatSession, SessionEvent } from './chat-session';
 import { conversationMatches } from './chat-search';
-import { titleOf } from './chat-title';
+import { namedTitle, titleOf } from './chat-title';
 import { conversationMarkdown } from './conversation-markdown';
 import { importConversation } from './import-conversation';
 import type { ConversationStore, ConversationSummary } from './conversation-store';
@@ -106,9 +106,9 @@ export class ChatLibrary {
   }
 
   async rename(id: string, title: string): Promise<void> {
-    const t = title.trim();
-    if (t === '') return;
-    await this.update(id, (r) => ({ ...r, title: t.slice(0, 200), named: true }));
+    const t = namedTitle(title);
+    if (t === null) return;
+    await this.update(id, (r) => ({ ...r, title: t, named: true }));
   }
 
   async remove(id: string): Promise<void> {

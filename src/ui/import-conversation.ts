@@ -7,6 +7,7 @@
  */
 import { normalizeRole } from '../format/conversation';
 import { checkEmitted } from '../format/render';
+import { namedTitle, titleOf } from './chat-title';
 import { ROOT, type StoredToolResult, type TreeData, type TurnNode } from './conversation-tree';
 import { parseStoredConversation, STORED_VERSION, type StoredConversation } from './stored-conversation';
 
@@ -22,7 +23,8 @@ export function importConversation(text: string, id: string, now: number): Store
   }
   const file = value as { title?: unknown; model?: unknown; messages: unknown[]; builtinTools?: unknown; tools?: unknown; date?: unknown };
   const tree = turnsOf(file.messages, now);
-  const title = typeof file.title === 'string' && file.title.trim() !== '' ? file.title.trim().slice(0, 200) : (Object.values(tree.nodes)[0]?.userText ?? 'Imported chat');
+  const first = Object.values(tree.nodes)[0]?.userText;
+  const title = (typeof file.title === 'string' ? namedTitle(file.title) : null) ?? (first !== undefined ? titleOf(first) : 'Imported chat');
   const candidate = {
     version: STORED_VERSION,
     id,
