@@ -4,6 +4,7 @@ import { braveSearchTool } from '../tools/brave-search';
 import { DEMO_CORPUS_PUBLIC_PATH, documentsFromText, isTextDocumentName, LocalSearchIndex, type LocalDocument } from '../tools/local-search';
 import { ToolError, type Tool } from '../tools/tool';
 import type { ToolProvider } from '../tools/tool-provider';
+import { proxyServicesOnce } from '../tools/proxy-services';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
 import { CliError } from './cli-error';
 
@@ -28,7 +29,8 @@ export function nodeTools(options: NodeToolOptions = {}, env: NodeJS.ProcessEnv 
   const provider = options.provider ?? 'auto';
   let index: LocalSearchIndex | undefined;
   const localIndex = async () => (index ??= localSearchIndex(options.docsDir));
-  return [braveSearchTool({ proxyBase, provider, localIndex }), wolframAlphaTool({ proxyBase, provider, localMath: true })].map(withProxyHint);
+  const services = proxyServicesOnce(proxyBase); // one ask serves both query tools
+  return [braveSearchTool({ proxyBase, provider, localIndex, services }), wolframAlphaTool({ proxyBase, provider, localMath: true, services })].map(withProxyHint);
 }
 
 /** The demo corpus plus the documents under `docsDir`. */

@@ -12,14 +12,14 @@
  */
 import { stripHtml } from './html-text';
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
-import { proxyServicesOnce, queryDestination } from './proxy-services';
+import { proxyServicesOnce, queryDestination, type ServicesOption } from './proxy-services';
 import { queryArgument, queryParameters } from './query-argument';
 import { clampResultCount, type SearchResultItem, type SearchResults } from './search-results';
 import type { LocalSearchIndex } from './local-search';
 import { ToolError, type Tool } from './tool';
 import { answersLocally, type ToolProvider } from './tool-provider';
 
-export interface BraveSearchOptions extends ProxyClientOptions {
+export interface BraveSearchOptions extends ProxyClientOptions, ServicesOption {
   /** Results handed to the model, 1..20. Default 5. */
   maxResults?: number;
   /**
@@ -42,7 +42,7 @@ export function braveSearchTool(options: BraveSearchOptions = {}): Tool {
   const maxResults = clampResultCount(options.maxResults);
   const provider = options.localIndex ? (options.provider ?? 'auto') : 'service';
   const searchLocally = async (query: string) => (await options.localIndex!()).search(query, maxResults);
-  const services = proxyServicesOnce(options.proxyBase, options.fetch);
+  const services = options.services ?? proxyServicesOnce(options.proxyBase, options.fetch);
   const destination = (signal: AbortSignal) => queryDestination('brave_search', provider, () => services(signal));
   return {
     name: 'brave_search',

@@ -47,8 +47,16 @@ export async function queryDestination(
   return { onDevice: false, service: SERVICE_NAMES[tool].label, host: status?.host ?? null };
 }
 
-/** The proxy's status asked once, on first need, for the life of a tool (a run); an aborted ask is asked again. */
-export function proxyServicesOnce(proxyBase = DEFAULT_PROXY_BASE, doFetch?: typeof fetch): (signal: AbortSignal) => Promise<ProxyServices | null> {
+/** Reads the proxy's status (proxyServicesOnce). */
+export type ProxyServicesSource = (signal: AbortSignal) => Promise<ProxyServices | null>;
+
+export interface ServicesOption {
+  /** The proxy's status, shared by the tools of one set so it is asked once (default: the tool asks on its own). */
+  services?: ProxyServicesSource;
+}
+
+/** The proxy's status asked once, on first need, for the life of a tool set (a run); an aborted ask is asked again. */
+export function proxyServicesOnce(proxyBase = DEFAULT_PROXY_BASE, doFetch?: typeof fetch): ProxyServicesSource {
   let asked: Promise<ProxyServices | null> | null = null;
   return (signal) => {
     if (!asked) {

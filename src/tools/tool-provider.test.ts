@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startProxiedFake, type ProxiedFake } from '../../tests/fakes/proxied-fake';
 import { braveSearchTool } from './brave-search';
 import { LocalSearchIndex } from './local-search';
+import { proxyServicesOnce } from './proxy-services';
 import type { ToolProvider } from './tool-provider';
 import { wolframAlphaTool } from './wolfram-alpha';
 
@@ -79,6 +80,21 @@ describe('who answers brave_search and wolfram_alpha', () => {
     expect(await math.execute({ query: '123 * 45' }, { signal: signal() })).toBe(LOCAL_MATH);
     expect(asked.every((p) => p.endsWith('/services'))).toBe(true);
     expect(asked.length).toBeGreaterThan(0);
+  });
+
+  it('tools given one services source ask the proxy where queries go once between them', async () => {
+    const asked: string[] = [];
+    const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      asked.push(new URL(String(input)).pathname);
+      return fetch(input, init);
+    }) as typeof fetch;
+    const services = proxyServicesOnce(upstreams.keyless.toolsBase, recording);
+    const search = braveSearchTool({ proxyBase: upstreams.keyless.toolsBase, fetch: recording, localIndex: async () => index, services });
+    const math = wolframAlphaTool({ proxyBase: upstreams.keyless.toolsBase, fetch: recording, localMath: true, services });
+    await search.execute({ query: 'capital of Japan' }, { signal: signal() });
+    await math.execute({ query: '123 * 45' }, { signal: signal() });
+    expect(await math.destination!(signal())).toEqual({ onDevice: true });
+    expect(asked).toEqual([new URL(`${upstreams.keyless.toolsBase}services`).pathname]);
   });
 
   it('destination: on this device, or the service and its host, as the proxy reports it', async () => {

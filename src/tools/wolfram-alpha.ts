@@ -12,12 +12,12 @@
  * says it is local).
  */
 import { callToolProxy, type ProxyClientOptions } from './proxy-client';
-import { proxyServicesOnce, queryDestination } from './proxy-services';
+import { proxyServicesOnce, queryDestination, type ServicesOption } from './proxy-services';
 import { queryArgument, queryParameters } from './query-argument';
 import type { Tool } from './tool';
 import { answersLocally, type ToolProvider } from './tool-provider';
 
-export interface WolframAlphaOptions extends ProxyClientOptions {
+export interface WolframAlphaOptions extends ProxyClientOptions, ServicesOption {
   /** Passed as the LLM API's `maxchars` (its default is 6800). Default: not sent. */
   maxChars?: number;
   /** Ask the user before each query. Default true: the query leaves the machine (see brave-search.ts). */
@@ -30,7 +30,7 @@ export interface WolframAlphaOptions extends ProxyClientOptions {
 
 export function wolframAlphaTool(options: WolframAlphaOptions = {}): Tool {
   const provider = options.localMath ? (options.provider ?? 'auto') : 'service';
-  const services = proxyServicesOnce(options.proxyBase, options.fetch);
+  const services = options.services ?? proxyServicesOnce(options.proxyBase, options.fetch);
   const destination = (signal: AbortSignal) => queryDestination('wolfram_alpha', provider, () => services(signal));
   return {
     name: 'wolfram_alpha',

@@ -14,6 +14,7 @@ import { braveSearchTool } from '../tools/brave-search';
 import { codeInterpreterTool } from '../tools/code-interpreter';
 import { defineCustomTool, type CustomToolSpec } from '../tools/custom-tool';
 import { LocalSearchIndex, type LocalDocument } from '../tools/local-search';
+import { proxyServicesOnce } from '../tools/proxy-services';
 import type { ToolProvider } from '../tools/tool-provider';
 import type { Tool } from '../tools/tool';
 import { wolframAlphaTool } from '../tools/wolfram-alpha';
@@ -66,8 +67,10 @@ export class ToolBox {
     const out: Tool[] = [];
     // Without a corpus the tools have no local provider, and `provider` means the services (their default).
     const local = this.o.demoCorpusUrl !== undefined;
-    if (enabled.brave_search) out.push(braveSearchTool({ proxyBase: proxyEndpoint, provider, ...(local ? { localIndex: () => this.loadLocalIndex() } : {}) }));
-    if (enabled.wolfram_alpha) out.push(wolframAlphaTool({ proxyBase: proxyEndpoint, provider, localMath: local }));
+    // One ask of where the proxy sends queries serves both query tools.
+    const services = proxyServicesOnce(proxyEndpoint);
+    if (enabled.brave_search) out.push(braveSearchTool({ proxyBase: proxyEndpoint, provider, services, ...(local ? { localIndex: () => this.loadLocalIndex() } : {}) }));
+    if (enabled.wolfram_alpha) out.push(wolframAlphaTool({ proxyBase: proxyEndpoint, provider, services, localMath: local }));
     if (enabled.code_interpreter) out.push(codeInterpreterTool(this.pythonSandbox()));
     out.push(...this.custom.values());
     return out;
