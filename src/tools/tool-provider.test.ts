@@ -28,6 +28,16 @@ const unreachable = (async () => {
   throw new TypeError('fetch failed');
 }) as typeof fetch;
 
+/** The global fetch, noting the path of every request. */
+function recordingFetch(): { asked: string[]; recording: typeof fetch } {
+  const asked: string[] = [];
+  const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    asked.push(new URL(String(input)).pathname);
+    return fetch(input, init);
+  }) as typeof fetch;
+  return { asked, recording };
+}
+
 describe('who answers brave_search and wolfram_alpha', () => {
   it('auto: a proxy without keys → answered on this device, from the local index and by local math', async () => {
     const { search, math } = tools(undefined, { proxyBase: upstreams.keyless.toolsBase });
@@ -70,11 +80,7 @@ describe('who answers brave_search and wolfram_alpha', () => {
   });
 
   it('auto: a proxy without keys is asked only where queries would go — the query itself is not sent to it', async () => {
-    const asked: string[] = [];
-    const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      asked.push(new URL(String(input)).pathname);
-      return fetch(input, init);
-    }) as typeof fetch;
+    const { asked, recording } = recordingFetch();
     const { search, math } = tools('auto', { proxyBase: upstreams.keyless.toolsBase, fetch: recording });
     expect(await search.execute({ query: 'capital of Japan' }, { signal: signal() })).toEqual(LOCAL_SEARCH);
     expect(await math.execute({ query: '123 * 45' }, { signal: signal() })).toBe(LOCAL_MATH);
@@ -83,11 +89,7 @@ describe('who answers brave_search and wolfram_alpha', () => {
   });
 
   it('tools given one services source ask the proxy where queries go once between them', async () => {
-    const asked: string[] = [];
-    const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      asked.push(new URL(String(input)).pathname);
-      return fetch(input, init);
-    }) as typeof fetch;
+    const { asked, recording } = recordingFetch();
     const services = proxyServicesOnce(upstreams.keyless.toolsBase, recording);
     const search = braveSearchTool({ proxyBase: upstreams.keyless.toolsBase, fetch: recording, localIndex: async () => index, services });
     const math = wolframAlphaTool({ proxyBase: upstreams.keyless.toolsBase, fetch: recording, localMath: true, services });
