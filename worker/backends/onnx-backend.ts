@@ -12,11 +12,12 @@ import { IN_NODE } from '../in-node';
 import type { BackendLoadContext, LogitsBackend } from './backend';
 import type { ModelConfig, NodeSession } from './onnx-local-open';
 import { OnnxSessionBackend, type OnnxShape, type OrtSession } from './onnx-session';
+import { fetchOrtWasmBinary, ORT_WASM_BINARY, ORT_WASM_MODULE } from './ort-wasm-binary';
 
 export interface OnnxEnvironment {
   /** Base (URL or directory) under which local model folders live. */
   localModelPath: string;
-  /** Browser only: where onnxruntime-web's wasm files are served (never a CDN). */
+  /** Browser only: where onnxruntime-web's runtime is served (its module and its gzipped WASM, ort-wasm-binary.ts; never a CDN). */
   wasmBase?: string;
   /** Whether remote (hub) models may be fetched. */
   allowRemote: boolean;
@@ -31,7 +32,7 @@ type TjsDevice = 'webgpu' | 'wasm' | 'cpu';
 export async function createOnnxBackend(ctx: BackendLoadContext, environment: OnnxEnvironment): Promise<LogitsBackend> {
   const { entry } = ctx;
   if (entry.backend !== 'onnx') throw new EngineError('load_failed', `model ${entry.id} is not an onnx model`);
-  configureEnvironment(environment, !!entry.remote);
+  await configureEnvironment(environment, !!entry.remote);
   const device = await chooseDevice(ctx.options.device ?? 'auto');
   if (device === 'webgpu') await checkGpuFeatures(entry.requiredFeatures);
   if (environment.openLocal && !entry.remote) {
@@ -81,17 +82,21 @@ export async function webgpuDevice(): Promise<GPUDevice | undefined> {
   return webgpu?.device ? await webgpu.device : undefined;
 }
 
-function configureEnvironment(environment: OnnxEnvironment, remote: boolean): void {
+async function configureEnvironment(environment: OnnxEnvironment, remote: boolean): Promise<void> {
   env.allowLocalModels = true;
   env.localModelPath = environment.localModelPath;
   env.allowRemoteModels = remote && environment.allowRemote;
-  const wasm = (env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } }).wasm;
+  const wasm = (env.backends.onnx as { wasm?: { wasmPaths?: unknown; wasmBinary?: ArrayBuffer; numThreads?: number } }).wasm;
   if (wasm && !IN_NODE) wasm.numThreads = environment.wasmThreads ?? wasmThreads().threads;
-  if (wasm && environment.wasmBase) {
-    wasm.wasmPaths = {
-      mjs: `${environment.wasmBase}ort-wasm-simd-threaded.asyncify.mjs`,
-      wasm: `${environment.wasmBase}ort-wasm-simd-threaded.asyncify.wasm`,
-    };
+  if (wasm && environment.wasmBase && !IN_NODE) {
+    wasm.wasmPaths = { mjs: `${environment.wasmBase}${ORT_WASM_MODULE}` };
+    if (!wasm.wasmBinary) {
+      try {
+        wasm.wasmBinary = await fetchOrtWasmBinary(`${environment.wasmBase}${ORT_WASM_BINARY}`);
+      } catch (e) {
+        throw new EngineError('load_failed', e instanceof Error ? e.message : String(e));
+      }
+    }
   }
   // Import onnxruntime's WASM factory from its URL as shipped. (transformers.js would otherwise fetch
   // it, patch its text and import it from a blob: URL, which a host page's CSP refuses unless its
