@@ -6,7 +6,7 @@
  * by the app's bundler, answers). Nothing of the tests is in the package or the Vite app's build.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -94,6 +94,13 @@ function describeExample(name: string, body: (dir: () => string) => void): void 
 }
 
 describeExample('node', (dir) => {
+  it('installs without node-llama-cpp and its ~700 MB of binaries (an optional peer, for GGUF models only)', () => {
+    expect(existsSync(join(dir(), 'node_modules/node-llama-cpp'))).toBe(false);
+    expect(existsSync(join(dir(), 'node_modules/@node-llama-cpp'))).toBe(false);
+    const manifest = JSON.parse(readFileSync(join(dir(), 'node_modules/llama-agent-web/package.json'), 'utf8')) as Record<string, Record<string, unknown> | undefined>;
+    expect(manifest.peerDependenciesMeta?.['node-llama-cpp']).toEqual({ optional: true });
+  });
+
   it('the assets command refuses a wrong command with its usage', () => {
     const result = spawnSync('npx', ['llama-agent-assets', 'fetch', 'x'], { cwd: dir(), env, encoding: 'utf8' });
     expect(result.status).toBe(2);

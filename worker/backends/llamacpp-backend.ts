@@ -17,6 +17,7 @@ import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel, Token } fro
 import { EngineError, abortError } from '../../src/engine/errors';
 import type { TopLogits } from '../sampler';
 import type { LogitsBackend, Pick } from './backend';
+import { importNodeLlamaCpp } from './node-llama-cpp-import';
 
 export interface LlamaCppOptions {
   /** A GGUF file on disk (any Llama 3.1 GGUF: F32, F16, Q4_K_M, ...). */
@@ -43,7 +44,7 @@ let llamaPromise: Promise<Llama> | null = null;
 
 /** One node-llama-cpp runtime per process (it owns the native backend), CPU only, never built here. */
 function runtime(): Promise<Llama> {
-  llamaPromise ??= import('node-llama-cpp').then(({ getLlama, LlamaLogLevel }) =>
+  llamaPromise ??= importNodeLlamaCpp().then(({ getLlama, LlamaLogLevel }) =>
     getLlama({ gpu: false, build: 'never', usePrebuiltBinaries: true, progressLogs: false, logLevel: LlamaLogLevel.error }),
   );
   llamaPromise.catch(() => {
@@ -64,6 +65,7 @@ export async function createLlamaCppBackend(options: LlamaCppOptions): Promise<L
   try {
     llama = await runtime();
   } catch (e) {
+    if (e instanceof EngineError) throw e;
     throw new EngineError('load_failed', `node-llama-cpp could not start its prebuilt CPU binary: ${message(e)}`);
   }
   let model: LlamaModel;
