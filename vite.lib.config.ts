@@ -51,13 +51,31 @@ function followableWorkerUrl(): Plugin {
   };
 }
 
+/**
+ * onnxruntime-web's own fallbacks, `new URL("ort-….wasm", import.meta.url)` and its bundle's URL for its
+ * workers, are never taken (the engine sets `wasmPaths` and `wasmBinary`, worker/backends/onnx-backend.ts),
+ * and the files are not in the package: marked so that a consumer's bundler leaves them as runtime URLs
+ * (webpack 5 otherwise fails on the missing files; Vite only warns).
+ */
+function ortFallbacksLeftToRuntime(): Plugin {
+  const fallback = /new (\w+)\((["'])(ort[\w.-]*\.(?:wasm|mjs))\2,\s*import\.meta\.url\)/g;
+  return {
+    name: 'llama-agent-ort-fallbacks-left-to-runtime',
+    apply: 'build',
+    renderChunk(code) {
+      const marked = code.replace(fallback, 'new $1(/* webpackIgnore: true */ /* @vite-ignore */ "$3", import.meta.url)');
+      return marked === code ? null : { code: marked, map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root: ROOT,
   base: './',
   publicDir: false,
   logLevel: 'warn',
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  worker: { format: 'es', plugins: () => [ortWasmFallbackNotBundled()] },
+  worker: { format: 'es', plugins: () => [ortWasmFallbackNotBundled(), ortFallbacksLeftToRuntime()] },
   build: {
     outDir: OUT,
     emptyOutDir: true,

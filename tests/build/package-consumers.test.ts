@@ -1,9 +1,10 @@
 /**
  * The package as a developer gets it: `npm pack` (which builds the library), the tarball installed into
- * temporary copies of examples/node and examples/vite (outside this repository, so nothing can resolve to
- * its sources), then the Node example asks the micro model "What is 123 * 45?" and the Vite example
- * type-checks (strict, against the declarations), builds and runs in Chromium (its engine worker, built
- * by the app's bundler, answers). Nothing of the tests is in the package or the Vite app's build.
+ * temporary copies of examples/node, examples/vite and examples/webpack (outside this repository, so nothing
+ * can resolve to its sources), then the Node example asks the micro model "What is 123 * 45?", the Vite
+ * example type-checks (strict, against the declarations), builds and runs in Chromium (its engine worker,
+ * built by the app's bundler, answers), and the webpack 5 example builds and runs the same way. Nothing of
+ * the tests is in the package or in either app's build.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -30,7 +31,7 @@ function run(cwd: string, command: string, args: string[], timeout = 300_000): S
 /** A copy of examples/<name> with the packed package installed. */
 function installExample(name: string): string {
   const dir = join(work, name);
-  cpSync(join(ROOT, 'examples', name), dir, { recursive: true, filter: (src) => !/(^|\/)(node_modules|dist|assets|package-lock\.json)$/.test(src.slice(join(ROOT, 'examples', name).length)) });
+  cpSync(join(ROOT, 'examples', name), dir, { recursive: true, filter: (src) => !/(^|\/)(node_modules|dist|assets|llama-assets|package-lock\.json)$/.test(src.slice(join(ROOT, 'examples', name).length)) });
   run(dir, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball]);
   return dir;
 }
@@ -77,6 +78,16 @@ async function expectAppRuns(url: string): Promise<void> {
   }
 }
 
+/** Serves `folder` under `root` as static files (Vite's preview server) and opens the app there. */
+async function expectStaticAppRuns(root: string, folder: string): Promise<void> {
+  const server = await preview({ root, configFile: false, logLevel: 'error', build: { outDir: folder }, preview: { host: '127.0.0.1', port: 0 } });
+  try {
+    await expectAppRuns(`http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}/`);
+  } finally {
+    await server.close();
+  }
+}
+
 /** The tests of one example, on a fresh install of it (`dir()` is its folder), after the check that it imports nothing outside it. */
 function describeExample(name: string, body: (dir: () => string) => void): void {
   describe(`examples/${name} from the tarball`, () => {
@@ -114,6 +125,23 @@ describeExample('node', (dir) => {
   }, 300_000);
 });
 
+describeExample('webpack', (dir) => {
+  it('builds with webpack 5 (assets copied in): the engine worker is a chunk of its own, and nothing of the tests is in the output', () => {
+    run(dir(), 'npx', ['llama-agent-assets', 'copy', 'llama-assets']);
+    run(dir(), 'npx', ['webpack'], 600_000);
+    const out = join(dir(), 'dist');
+    const workerOnly = "runs with node-llama-cpp in Node (the CLI's --model FILE.gguf), not in a browser";
+    const holding = outputFiles(out).filter((f) => f.path.endsWith('.js') && readFileSync(join(out, f.path), 'utf8').includes(workerOnly));
+    expect(holding.length).toBeGreaterThan(0);
+    expect(holding.map((f) => f.path)).not.toContain('main.js');
+    expect(testMarkersIn(out)).toEqual([]);
+  }, 600_000);
+
+  it("runs in Chromium from its build: the engine worker webpack built answers the page, and <llama-chat> starts its own", async () => {
+    await expectStaticAppRuns(dir(), '.');
+  }, 180_000);
+});
+
 describeExample('vite', (dir) => {
   it('type-checks against the declarations (strict, library checks on, no export typed any)', () => {
     run(dir(), 'npx', ['tsc', '--noEmit']);
@@ -128,12 +156,7 @@ describeExample('vite', (dir) => {
   }, 300_000);
 
   it("runs in Chromium from its build: the engine worker the app's bundler built answers the page, and <llama-chat> starts its own", async () => {
-    const server = await preview({ root: dir(), configFile: false, logLevel: 'error', build: { outDir: 'dist' }, preview: { host: '127.0.0.1', port: 0 } });
-    try {
-      await expectAppRuns(`http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}/`);
-    } finally {
-      await server.close();
-    }
+    await expectStaticAppRuns(dir(), 'dist');
   }, 180_000);
 
   it('runs in Chromium under the Vite dev server (its config keeps the package out of pre-bundling)', async () => {
