@@ -17,6 +17,7 @@ const NODE_ONLY = [
   '^src/package/node\\.ts$',
   '^worker/create-node-engine\\.ts$',
   '^worker/backends/llamacpp-backend\\.ts$',
+  '^worker/backends/node-llama-cpp-import\\.ts$',
   '^worker/backends/onnx-node-session\\.ts$',
   '^worker/grammar/node-grammars\\.ts$',
   '^worker/grammar/xgrammar-node\\.ts$',
