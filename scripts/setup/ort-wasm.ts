@@ -7,7 +7,7 @@ import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSyn
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
-import { ORT_WASM_BINARY, ORT_WASM_MODULE } from '../../worker/backends/ort-wasm-binary';
+import { ORT_WASM_BINARY, ORT_WASM_FILE, ORT_WASM_MODULE } from '../../worker/backends/ort-wasm-binary';
 
 export async function copyOrtWasm(root: string, outDir: string): Promise<void> {
   // The copy transformers.js itself imports ("onnxruntime-web/webgpu"): nested if npm did not hoist it.
@@ -16,7 +16,7 @@ export async function copyOrtWasm(root: string, outDir: string): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const module = join(ortDir, ORT_WASM_MODULE);
   if (!isCurrent(module, join(outDir, ORT_WASM_MODULE), true)) copyFileSync(module, join(outDir, ORT_WASM_MODULE));
-  const binary = join(ortDir, ORT_WASM_BINARY.replace(/\.gz$/, ''));
+  const binary = join(ortDir, ORT_WASM_FILE);
   const gzipped = join(outDir, ORT_WASM_BINARY);
   if (!isCurrent(binary, gzipped, false)) {
     const partial = `${gzipped}.partial`;
@@ -24,7 +24,7 @@ export async function copyOrtWasm(root: string, outDir: string): Promise<void> {
     renameSync(partial, gzipped);
   }
   // The uncompressed binary an earlier setup copied is no longer served.
-  rmSync(join(outDir, ORT_WASM_BINARY.replace(/\.gz$/, '')), { force: true });
+  rmSync(join(outDir, ORT_WASM_FILE), { force: true });
 }
 
 function isCurrent(from: string, to: string, sameSize: boolean): boolean {

@@ -5,7 +5,9 @@
  * small. A server that already decoded the file (`Content-Encoding: gzip` on `.gz`) is accepted too.
  */
 export const ORT_WASM_MODULE = 'ort-wasm-simd-threaded.asyncify.mjs';
-export const ORT_WASM_BINARY = 'ort-wasm-simd-threaded.asyncify.wasm.gz';
+/** The binary as onnxruntime-web ships it, and as served: gzipped. */
+export const ORT_WASM_FILE = 'ort-wasm-simd-threaded.asyncify.wasm';
+export const ORT_WASM_BINARY = `${ORT_WASM_FILE}.gz`;
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
