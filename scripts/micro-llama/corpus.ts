@@ -3,7 +3,7 @@
  * so the training ids are byte-identical to what the engine feeds the model, with the loss on assistant
  * tokens only (bodies and their eom/eot terminators).
  *
- *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|mixed-name-pieces|mixed-names-no-sentence-words|paraphrases|learned|learned-hosts]
+ *   npx tsx scripts/micro-llama/corpus.ts [--out DIR] [--dialogues N] [--seed S] [--recipe frozen|frozen-fewer-names|mixed-names|mixed-name-pieces|mixed-names-no-sentence-words|paraphrases|paraphrases-broad|learned|learned-hosts]
  *
  * writes DIR/train.jsonl (one dialogue a line: {"ids": [...], "loss": [[start, end], ...]}, the loss spans
  * index the ids that are targets), DIR/corpus.json (settings and counts, the recipe among them) and, for the
@@ -18,7 +18,8 @@ import { END_HEADER, EOM, EOT, FIRST_SPECIAL_ID, START_HEADER } from '../../src/
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
 import type { TextTokenizer } from '../../src/format/types';
 import { CATEGORIES, dialogueConversation, generateDialogue, NEW_NAME_CATEGORIES, rememberTexts, type Category, type Dialogue, type DialogueOptions } from './dialogues';
-import { paraphraseSource, paraphraseTexts } from './paraphrases';
+import { paraphraseSource } from './paraphrases';
+import { BROAD_PHRASINGS } from './paraphrases-broad';
 import { frozenNamePieces, mixedNamePieces, withoutSentenceWords, worldNamePieceIds } from './synthetic-names';
 import { COUNTRIES, EVENTS, NEW_CITIES, WORDS } from './world';
 import { Rng } from './rng';
@@ -66,6 +67,8 @@ export const TRAIN_OPTIONS: DialogueOptions = {
  * `paraphrases`: `mixed-name-pieces` with 40% of the advertised intents' questions asked as people ask them and
  * 40% of later questions referring back (paraphrases.ts); the paraphrases' own words get learned rows beside the
  * frozen plan's (paraphraseTexts), so a continued artifact gains rows only for them.
+ * `paraphrases-broad`: `paraphrases` with half the questions paraphrased, small talk (weight 12) and Python sums
+ * (weight 6) asked more often, and paraphrases-broad.ts's wider word lists (run 35).
  * What each recipe scored: train/README.md, "Where the workbench's choices come from".
  * A manifest's `corpus.recipe` names the recipe; a manifest without one was made by `frozen`'s generator.
  */
@@ -78,6 +81,9 @@ export const CORPUS_RECIPES = {
   'mixed-name-pieces': { ...TRAIN_OPTIONS, variedEvents: true },
   'mixed-names-no-sentence-words': { ...TRAIN_OPTIONS, variedEvents: true },
   paraphrases: { ...TRAIN_OPTIONS, variedEvents: true, paraphrases: paraphraseSource(0.4) },
+  'paraphrases-broad': {
+    ...TRAIN_OPTIONS, weights: { ...TRAIN_OPTIONS.weights, chat: 12, sumRange: 6 }, variedEvents: true, paraphrases: paraphraseSource(0.5, BROAD_PHRASINGS),
+  },
 } as const satisfies Record<string, DialogueOptions>;
 export type CorpusRecipe = keyof typeof CORPUS_RECIPES;
 
@@ -98,6 +104,7 @@ const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, (plan: FrozenPlan, tokeniz
   'mixed-names': () => undefined,
   'mixed-name-pieces': (_plan, tokenizer) => worldNamePieceIds(tokenizer),
   paraphrases: (_plan, tokenizer) => worldNamePieceIds(tokenizer),
+  'paraphrases-broad': (_plan, tokenizer) => worldNamePieceIds(tokenizer),
   'mixed-names-no-sentence-words': (plan, tokenizer) => withoutSentenceWords(plan.base, tokenizer),
 };
 
@@ -225,10 +232,11 @@ export function learnedIds(corpusIds: Iterable<number>, plan: FrozenPlan, recipe
   return [...corpusIds].filter((id) => plan.base.has(id) || recipeWords.has(id) || id >= FIRST_SPECIAL_ID).sort((a, b) => a - b);
 }
 
-/** Ids a recipe learns beyond the frozen plan's: the paraphrases' words for `paraphrases`, none for the others. */
+/** Ids a recipe learns beyond the frozen plan's: the paraphrases' words for the paraphrase recipes, none for the others. */
 export function recipeWordIds(recipe: CorpusRecipe, tokenizer: TextTokenizer): ReadonlySet<number> {
-  if (!(CORPUS_RECIPES[recipe] as DialogueOptions).paraphrases?.rate) return new Set();
-  return new Set(paraphraseTexts().flatMap((t) => [...tokenizer.encode(t), ...tokenizer.encode(` ${t}`)]));
+  const paraphrases = (CORPUS_RECIPES[recipe] as DialogueOptions).paraphrases;
+  if (!paraphrases?.rate) return new Set();
+  return new Set(paraphrases.texts().flatMap((t) => [...tokenizer.encode(t), ...tokenizer.encode(` ${t}`)]));
 }
 
 /** Generates `count` training dialogues of `recipe` from `seed` (pure). */

@@ -136,6 +136,8 @@ export interface ParaphraseSource {
   /** Probability per question (and per follow-up) of a paraphrase; 0 draws nothing extra. */
   rate: number;
   isCategory(category: Category): boolean;
+  /** Every phrasing with its slots filled: their words get learned rows. */
+  texts(): string[];
   exchange(rng: Rng, category: Category): Exchange;
   followUp(rng: Rng, prev: Exchange): Exchange | null;
 }

@@ -10,7 +10,8 @@ import {
   PARAPHRASE_COUNTS, PARAPHRASE_INTENTS, paraphraseSet, type ParaphraseItem,
 } from './paraphrase-eval';
 import { scoreParaphrase } from './paraphrase-score';
-import { PARAPHRASE_GREETINGS, PARAPHRASE_TEMPLATES, PARAPHRASE_THANKS, paraphraseExchange, paraphraseSource, REFERRING_FOLLOW_UPS } from './paraphrases';
+import { PARAPHRASE_GREETINGS, paraphraseExchange, PARAPHRASES, paraphraseSource, REFERRING_FOLLOW_UPS } from './paraphrases';
+import { BROAD_PHRASINGS } from './paraphrases-broad';
 import { Rng } from './rng';
 import { ALL_CITIES, ALL_COUNTRIES, CHAT, TEMPLATES } from './world';
 
@@ -61,35 +62,46 @@ describe('the paraphrase evaluation set', () => {
 
   it('holds no question the corpus produces: a large sample of the committed recipe and of the paraphrase recipe', () => {
     const evalQuestions = new Set(SET.flatMap((i) => [i.question, ...i.history.map((h) => h.question)]).map(norm));
-    for (const recipe of ['mixed-name-pieces', 'paraphrases'] as const) {
+    for (const recipe of ['mixed-name-pieces', 'paraphrases', 'paraphrases-broad'] as const) {
       const corpus = new Set(trainingDialogues(CORPUS_SEED, 20_000, tokenizer, recipe).flatMap((d) => d.exchanges.map((e) => norm(e.question))));
       expect([...evalQuestions].filter((q) => corpus.has(q)), recipe).toEqual([]);
     }
   }, 240_000);
 
-  it('shares no phrasing, small-talk word, lookup subject or number with the corpus\'s paraphrases', () => {
-    const templates = [...Object.values(PARAPHRASE_TEMPLATES).flat(), ...Object.values(TEMPLATES).flatMap((t) => [...t.train]), ...Object.values(REFERRING_FOLLOW_UPS).flat()];
-    const corpusTemplates = new Set(templates.map(norm));
-    expect(Object.values(EVAL_TEMPLATES).flat().filter((t) => corpusTemplates.has(norm(t)))).toEqual([]);
-    // No training template, whatever fills it, writes an evaluation question.
-    const patterns = templates.map(templateRegex);
-    for (const q of ['What is 12 * 48?', 'How many people live in Oslo?', 'what is 12 x 48', 'And the weather there?']) expect(patterns.some((r) => r.test(q)), q).toBe(true);
-    expect(SET.flatMap((i) => [i.question, ...i.history.map((h) => h.question)]).filter((q) => patterns.some((r) => r.test(q)))).toEqual([]);
-    const corpusChat = new Set([...PARAPHRASE_GREETINGS, ...PARAPHRASE_THANKS, ...CHAT.train.map((c) => c.question)].map(norm));
-    expect(SET.filter((i) => i.intent === 'smallTalk' || i.intent === 'followUp').map((i) => i.question).filter((q) => corpusChat.has(norm(q)) || corpusTemplates.has(norm(q)))).toEqual([]);
-    const rng = new Rng(77);
-    for (let k = 0; k < 3000; k++) {
-      const ex = paraphraseExchange(rng, rng.pick(['arithmetic', 'sumRange', 'capital', 'population'] as const));
-      if (ex.category === 'capital' || ex.category === 'population') {
-        const subject = String(ex.expectedCall!.arguments.query).replace(/^(capital|population) of /, '');
-        expect([...EVAL_CAPITAL_COUNTRIES, ...EVAL_POPULATION_PLACES]).not.toContain(subject);
-      } else {
-        const code = ex.category === 'sumRange' ? String(ex.expectedCall!.arguments.code) : String(ex.expectedCall!.arguments.query);
-        const operands = code.replace(/range\(2, i\)|range\(1, |range\(2, |\+ 1\)|\^2/g, ' ').match(/\d+/g)!.map(Number);
-        for (const n of operands) expect(isEvalNumber(n), `${ex.question} → ${code}`).toBe(false);
-      }
-    }
+  it('widens small talk with none of the evaluation\'s words: the broad recipe shares only the words run 34\'s lists already shared', () => {
+    const words = (texts: readonly string[]) => new Set(texts.flatMap((q) => q.toLowerCase().match(/[a-z']+/g) ?? []));
+    const evalChat = words(SET.filter((i) => i.intent === 'smallTalk').map((i) => i.question));
+    const shared = (p: typeof PARAPHRASES) => [...words([...p.greetings, ...p.thanks])].filter((w) => evalChat.has(w)).sort();
+    expect(shared(PARAPHRASES)).toEqual(['cheers', 'good', 'great', 'hello', 'hey', 'hi', 'much', 'so', 'thank', 'thanks', 'that', 'thx', 'you']);
+    expect(shared(BROAD_PHRASINGS)).toEqual(shared(PARAPHRASES));
+    expect(BROAD_PHRASINGS.greetings.length).toBeGreaterThan(3 * PARAPHRASES.greetings.length);
   });
+
+  for (const [recipe, phrasings] of [['paraphrases', PARAPHRASES], ['paraphrases-broad', BROAD_PHRASINGS]] as const) {
+    it(`shares no phrasing, small-talk word, lookup subject or number with the ${recipe} recipe's paraphrases`, () => {
+      const templates = [...Object.values(phrasings.templates).flat(), ...Object.values(TEMPLATES).flatMap((t) => [...t.train]), ...Object.values(phrasings.followUps).flat()];
+      const corpusTemplates = new Set(templates.map(norm));
+      expect(Object.values(EVAL_TEMPLATES).flat().filter((t) => corpusTemplates.has(norm(t)))).toEqual([]);
+      // No training template, whatever fills it, writes an evaluation question.
+      const patterns = templates.map(templateRegex);
+      for (const q of ['What is 12 * 48?', 'How many people live in Oslo?', 'what is 12 x 48', 'And the weather there?']) expect(patterns.some((r) => r.test(q)), q).toBe(true);
+      expect(SET.flatMap((i) => [i.question, ...i.history.map((h) => h.question)]).filter((q) => patterns.some((r) => r.test(q)))).toEqual([]);
+      const corpusChat = new Set([...phrasings.greetings, ...phrasings.thanks, ...CHAT.train.map((c) => c.question)].map(norm));
+      expect(SET.filter((i) => i.intent === 'smallTalk' || i.intent === 'followUp').map((i) => i.question).filter((q) => corpusChat.has(norm(q)) || corpusTemplates.has(norm(q)))).toEqual([]);
+      const rng = new Rng(77);
+      for (let k = 0; k < 3000; k++) {
+        const ex = paraphraseExchange(rng, rng.pick(['arithmetic', 'sumRange', 'capital', 'population'] as const), phrasings);
+        if (ex.category === 'capital' || ex.category === 'population') {
+          const subject = String(ex.expectedCall!.arguments.query).replace(/^(capital|population) of /, '');
+          expect([...EVAL_CAPITAL_COUNTRIES, ...EVAL_POPULATION_PLACES]).not.toContain(subject);
+        } else {
+          const code = ex.category === 'sumRange' ? String(ex.expectedCall!.arguments.code) : String(ex.expectedCall!.arguments.query);
+          const operands = code.replace(/range\(2, i\)|range\(1, |range\(2, |\+ 1\)|\^2/g, ' ').match(/\d+/g)!.map(Number);
+          for (const n of operands) expect(isEvalNumber(n), `${ex.question} → ${code}`).toBe(false);
+        }
+      }
+    });
+  }
 });
 
 describe('scoring a paraphrase item', () => {
@@ -143,5 +155,12 @@ describe('the paraphrase recipe', () => {
     const para = trainingDialogues(CORPUS_SEED, 2000, tokenizer, 'paraphrases').flatMap((d) => d.exchanges);
     expect(para.filter((e) => PARAPHRASE_GREETINGS.includes(e.question)).length).toBeGreaterThan(10);
     expect(para.filter((e) => Object.values(REFERRING_FOLLOW_UPS).flat().includes(e.question as never)).length).toBeGreaterThan(10);
+    // The broad recipe (run 35) learns run 34's words and its own, none of them the new-names evaluation's.
+    const broadIds = recipeWordIds('paraphrases-broad', tokenizer);
+    expect([...broadIds].filter((id) => plan.forbidden.has(id))).toEqual([]);
+    expect([...recipeWordIds('paraphrases', tokenizer)].filter((id) => !broadIds.has(id))).toEqual([]);
+    const broad = trainingDialogues(CORPUS_SEED, 2000, tokenizer, 'paraphrases-broad').flatMap((d) => d.exchanges);
+    const added = BROAD_PHRASINGS.greetings.filter((g) => !PARAPHRASE_GREETINGS.includes(g));
+    expect(broad.filter((e) => added.includes(e.question)).length).toBeGreaterThan(2 * para.filter((e) => PARAPHRASE_GREETINGS.includes(e.question)).length);
   }, 120_000);
 });

@@ -49,6 +49,23 @@ function corpusNumber(rng: Rng, lo: number, hi: number): number {
   }
 }
 
+/** A recipe's paraphrase word lists: phrasings per intent, small talk, referring follow-ups, and how often each operation is asked. */
+export interface Phrasings {
+  readonly templates: { readonly [K in keyof typeof PARAPHRASE_TEMPLATES]: readonly string[] };
+  readonly greetings: readonly string[];
+  readonly thanks: readonly string[];
+  /** Probability that a small-talk paraphrase is thanks (else a greeting). */
+  readonly thanksShare: number;
+  readonly followUps: { readonly [K in keyof typeof REFERRING_FOLLOW_UPS]: readonly string[] };
+  readonly operations: Readonly<Record<'times' | 'plus' | 'minus' | 'squared', number>>;
+}
+
+/** The `paraphrases` recipe's phrasings (run 34). */
+export const PARAPHRASES: Phrasings = {
+  templates: PARAPHRASE_TEMPLATES, greetings: PARAPHRASE_GREETINGS, thanks: PARAPHRASE_THANKS, thanksShare: 0.5,
+  followUps: REFERRING_FOLLOW_UPS, operations: { times: 5, plus: 1.5, minus: 1.5, squared: 2 },
+};
+
 /** The categories a paraphrase may stand in for. */
 export const PARAPHRASE_CATEGORIES = ['arithmetic', 'sumRange', 'chat', 'capital', 'population'] as const;
 export type ParaphraseCategory = (typeof PARAPHRASE_CATEGORIES)[number];
@@ -58,32 +75,36 @@ export function isParaphraseCategory(c: string): c is ParaphraseCategory {
 }
 
 /** The paraphrases as a dialogue option (dialogues.ts ParaphraseSource): a paraphrase at `rate` per question and per follow-up. */
-export function paraphraseSource(rate: number): ParaphraseSource {
-  return { rate, isCategory: isParaphraseCategory, exchange: (rng, category) => paraphraseExchange(rng, category as ParaphraseCategory), followUp: referringFollowUp };
+export function paraphraseSource(rate: number, phrasings: Phrasings = PARAPHRASES): ParaphraseSource {
+  return {
+    rate, isCategory: isParaphraseCategory, texts: () => paraphraseTexts(phrasings),
+    exchange: (rng, category) => paraphraseExchange(rng, category as ParaphraseCategory, phrasings), followUp: (rng, prev) => referringFollowUp(rng, prev, phrasings),
+  };
 }
 
 /** A paraphrased exchange of `category`, with the call, result and answer the corpus writes for it. */
-export function paraphraseExchange(rng: Rng, category: ParaphraseCategory): Exchange {
+export function paraphraseExchange(rng: Rng, category: ParaphraseCategory, phrasings: Phrasings = PARAPHRASES): Exchange {
+  const templates = phrasings.templates;
   switch (category) {
-    case 'arithmetic': return arithmetic(rng);
-    case 'sumRange': return python(rng);
+    case 'arithmetic': return arithmetic(rng, phrasings);
+    case 'sumRange': return python(rng, templates);
     case 'chat': {
-      const thanks = rng.chance(0.5);
-      return { ...base, category, tool: null, question: rng.pick(thanks ? PARAPHRASE_THANKS : PARAPHRASE_GREETINGS), call: null, expectedCall: null, result: null, answer: rng.pick(thanks ? THANKS_ANSWERS : GREETING_ANSWERS), values: [] };
+      const thanks = rng.chance(phrasings.thanksShare);
+      return { ...base, category, tool: null, question: rng.pick(thanks ? phrasings.thanks : phrasings.greetings), call: null, expectedCall: null, result: null, answer: rng.pick(thanks ? THANKS_ANSWERS : GREETING_ANSWERS), values: [] };
     }
     case 'capital': {
       const country = rng.pick(COUNTRIES.train.filter((c) => !EVAL_SUBJECTS.includes(c.name)));
-      return searchExchange(rng, 'capital', country.name, fill(rng.pick(PARAPHRASE_TEMPLATES.capital), { x: country.name }));
+      return searchExchange(rng, 'capital', country.name, fill(rng.pick(templates.capital), { x: country.name }));
     }
     case 'population': {
       const place = rng.pick(POPULATION_SUBJECTS.train.filter((p) => !EVAL_SUBJECTS.includes(p)));
-      return searchExchange(rng, 'population', place, fill(rng.pick(PARAPHRASE_TEMPLATES.population), { x: place }));
+      return searchExchange(rng, 'population', place, fill(rng.pick(templates.population), { x: place }));
     }
   }
 }
 
-function arithmetic(rng: Rng): Exchange {
-  const op = rng.weighted({ times: 5, plus: 1.5, minus: 1.5, squared: 2 });
+function arithmetic(rng: Rng, phrasings: Phrasings): Exchange {
+  const op = rng.weighted(phrasings.operations);
   const a = op === 'squared' ? corpusNumber(rng, 2, 999) : corpusNumber(rng, 2, 9999);
   const b = op === 'squared' ? a : corpusNumber(rng, 2, op === 'times' ? 999 : 9999);
   const value = op === 'times' || op === 'squared' ? a * b : op === 'plus' ? a + b : a - b;
@@ -93,7 +114,7 @@ function arithmetic(rng: Rng): Exchange {
   const answer = op === 'squared'
     ? fill(rng.pick(['{a} squared is {v}.', 'The square of {a} is {v}.']), { a, v: value })
     : fill(rng.pick(['{a} {op} {b} = {v}.', 'The result of {a} {op} {b} is {v}.']), { a, b, op: symbol, v: value });
-  return { ...base, category: 'arithmetic', question: fill(rng.pick(PARAPHRASE_TEMPLATES[op]), { a, b }), ...builtin('wolfram_alpha', query), result, answer, values: [String(value)] };
+  return { ...base, category: 'arithmetic', question: fill(rng.pick(phrasings.templates[op]), { a, b }), ...builtin('wolfram_alpha', query), result, answer, values: [String(value)] };
 }
 
 function primesBelow(n: number): number[] {
@@ -103,24 +124,25 @@ function primesBelow(n: number): number[] {
 }
 
 /** Sums of 1..n and the primes below n, in Python (category sumRange: code over the numbers up to n). */
-function python(rng: Rng): Exchange {
+function python(rng: Rng, templates: Phrasings['templates']): Exchange {
   if (rng.chance(0.6)) {
     const n = corpusNumber(rng, 10, 9999);
     const v = String((n * (n + 1)) / 2);
     const answer = fill(rng.pick(['The sum of the numbers from 1 to {n} is {v}.', 'Adding the numbers from 1 to {n} gives {v}.']), { n, v });
-    return { ...base, category: 'sumRange', question: fill(rng.pick(PARAPHRASE_TEMPLATES.sum), { n }), ...code(`print(sum(range(1, ${n} + 1)))`), result: codeResult(`${v}\n`), answer, values: [v] };
+    return { ...base, category: 'sumRange', question: fill(rng.pick(templates.sum), { n }), ...code(`print(sum(range(1, ${n} + 1)))`), result: codeResult(`${v}\n`), answer, values: [v] };
   }
   const n = corpusNumber(rng, 10, 60);
   const list = `[${primesBelow(n).join(', ')}]`;
   const answer = fill(rng.pick(['The primes below {n} are {l}.', 'Primes less than {n}: {l}.']), { n, l: list });
   return {
-    ...base, category: 'sumRange', question: fill(rng.pick(PARAPHRASE_TEMPLATES.primes), { n }),
+    ...base, category: 'sumRange', question: fill(rng.pick(templates.primes), { n }),
     ...code(`print([i for i in range(2, ${n}) if all(i % k for k in range(2, i))])`), result: codeResult(`${list}\n`), answer, values: [list],
   };
 }
 
 /** A follow-up that refers back to `prev` (a capital or population exchange) without naming it; null when none fits. */
-export function referringFollowUp(rng: Rng, prev: Exchange): Exchange | null {
+export function referringFollowUp(rng: Rng, prev: Exchange, phrasings: Phrasings = PARAPHRASES): Exchange | null {
+  const followUps = phrasings.followUps;
   const subject = (prev.expectedCall?.arguments.query as string | undefined)?.replace(/^(population of|weather in|capital of) /, '');
   if (subject === undefined) return null;
   const weatherCities = WEATHER_CITIES.train.map((c) => c.name);
@@ -129,21 +151,21 @@ export function referringFollowUp(rng: Rng, prev: Exchange): Exchange | null {
     const kinds = [...(POPULATION_SUBJECTS.train.includes(capital) ? ['population' as const] : []), ...(weatherCities.includes(capital) ? ['weather' as const] : [])];
     if (kinds.length === 0) return null;
     const kind = rng.pick(kinds);
-    const q = rng.pick(REFERRING_FOLLOW_UPS[kind === 'population' ? 'populationThere' : 'weatherThere']);
+    const q = rng.pick(followUps[kind === 'population' ? 'populationThere' : 'weatherThere']);
     return { ...searchExchange(rng, kind, capital, q), followUp: true };
   }
   if (prev.category === 'population' && COUNTRIES.train.some((c) => c.name === subject)) {
-    return { ...searchExchange(rng, 'capital', subject, rng.pick(REFERRING_FOLLOW_UPS.capitalOfIt)), followUp: true };
+    return { ...searchExchange(rng, 'capital', subject, rng.pick(followUps.capitalOfIt)), followUp: true };
   }
   if (prev.category === 'population' && weatherCities.includes(subject)) {
-    return { ...searchExchange(rng, 'weather', subject, rng.pick(REFERRING_FOLLOW_UPS.weatherThere)), followUp: true };
+    return { ...searchExchange(rng, 'weather', subject, rng.pick(followUps.weatherThere)), followUp: true };
   }
   return null;
 }
 
 /** Every paraphrase question and answer with its slots filled, for the recipe's learned ids (their words get learned rows). */
-export function paraphraseTexts(): string[] {
-  const templates = [...Object.values(PARAPHRASE_TEMPLATES).flat(), ...Object.values(REFERRING_FOLLOW_UPS).flat(), ...PARAPHRASE_GREETINGS, ...PARAPHRASE_THANKS];
+export function paraphraseTexts(phrasings: Phrasings = PARAPHRASES): string[] {
+  const templates = [...Object.values(phrasings.templates).flat(), ...Object.values(phrasings.followUps).flat(), ...phrasings.greetings, ...phrasings.thanks];
   return [...templates, '{a} squared is {v}.', 'The square of {a} is {v}.', 'The primes below {n} are {l}.', 'Primes less than {n}: {l}.', 'print([i for i in range(2, {n}) if all(i % k for k in range(2, i))])']
     .map((t) => fill(t, { a: 12, b: 48, n: 40, v: 144, x: 'Oslo', l: '[2, 3, 5]' }));
 }

@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/../../.."
 OUT=models/micro-llama/train/out
-# CORPUS_RECIPE=learned: run 11's and 24's corpus (no made-up names, every corpus id a learned row); learned-hosts: the same with host tools weighted 30 (run 26); frozen-fewer-names: frozen with made-up names in a quarter of the search questions; mixed-names: frozen with made-up names mixing learned pieces and varied made-up events (run 29); mixed-name-pieces: the same with learned pieces from the world's names only (run 30); mixed-names-no-sentence-words: mixed-names without the sentence words' pieces (run 31); paraphrases: mixed-name-pieces with questions asked as people ask them and follow-ups that refer back (issue 46); frozen otherwise (runs 14-23, 27-28).
+# CORPUS_RECIPE=learned: run 11's and 24's corpus (no made-up names, every corpus id a learned row); learned-hosts: the same with host tools weighted 30 (run 26); frozen-fewer-names: frozen with made-up names in a quarter of the search questions; mixed-names: frozen with made-up names mixing learned pieces and varied made-up events (run 29); mixed-name-pieces: the same with learned pieces from the world's names only (run 30); mixed-names-no-sentence-words: mixed-names without the sentence words' pieces (run 31); paraphrases: mixed-name-pieces with questions asked as people ask them and follow-ups that refer back (issue 46, run 34); paraphrases-broad: the same, more of them, in wider word lists (run 35); frozen otherwise (runs 14-23, 27-28).
 npx tsx scripts/micro-llama/corpus.ts --out "$OUT" --recipe "${CORPUS_RECIPE:-frozen}"
 rm -f "$OUT/checkpoint.pt" "$OUT/loss.log"
 # One torch thread unless OMP_NUM_THREADS says otherwise: on a shared 2-core machine OpenMP's spinning threads are far slower than one.
