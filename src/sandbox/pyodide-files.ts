@@ -10,6 +10,7 @@
  * user can read, not from anything computed inside the sandbox — from the configured package
  * directory, checked against the lock's sha256.
  */
+import { oncePerUrl } from '../loading/once-per-url';
 import type { PyodideFiles } from './protocol';
 
 interface LockPackage {
@@ -25,8 +26,6 @@ interface Runtime {
   /** Every package in the lock file, by name. */
   packages: ReadonlyMap<string, LockPackage>;
 }
-
-const loaded = new Map<string, Promise<Runtime>>();
 
 async function fetchOk(url: string, init?: RequestInit): Promise<Response> {
   let response: Response;
@@ -90,15 +89,7 @@ async function loadRuntime(indexUrl: string): Promise<Runtime> {
   return { files: { wasm, stdlib, lock }, packages };
 }
 
-function runtime(indexUrl: string): Promise<Runtime> {
-  let pending = loaded.get(indexUrl);
-  if (!pending) {
-    pending = loadRuntime(indexUrl);
-    loaded.set(indexUrl, pending);
-    pending.catch(() => loaded.delete(indexUrl));
-  }
-  return pending;
-}
+const runtime = oncePerUrl(loadRuntime);
 
 /** A fresh copy of the runtime files of `indexUrl` (absolute, ending in '/'). */
 export async function pyodideFiles(indexUrl: string): Promise<PyodideFiles> {

@@ -4,6 +4,8 @@
  * `env.wasm.wasmBinary`, so a host's static server needs no compression settings and a widget folder stays
  * small. A server that already decoded the file (`Content-Encoding: gzip` on `.gz`) is accepted too.
  */
+import { oncePerUrl } from '../../src/loading/once-per-url';
+
 export const ORT_WASM_MODULE = 'ort-wasm-simd-threaded.asyncify.mjs';
 /** The binary as onnxruntime-web ships it, and as served: gzipped. */
 export const ORT_WASM_FILE = 'ort-wasm-simd-threaded.asyncify.wasm';
@@ -12,20 +14,10 @@ export const ORT_WASM_BINARY = `${ORT_WASM_FILE}.gz`;
 const GZIP_MAGIC = [0x1f, 0x8b];
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
-const loading = new Map<string, Promise<ArrayBuffer>>();
-
 /** The runtime's bytes from `url` (a `.wasm.gz`); rejects with a message naming the URL. A failed fetch is not remembered. */
-export function fetchOrtWasmBinary(url: string, fetcher: typeof fetch = fetch): Promise<ArrayBuffer> {
-  let pending = loading.get(url);
-  if (!pending) {
-    pending = readWasm(url, fetcher);
-    loading.set(url, pending);
-    pending.catch(() => loading.delete(url));
-  }
-  return pending;
-}
+export const fetchOrtWasmBinary: (url: string, fetcher?: typeof fetch) => Promise<ArrayBuffer> = oncePerUrl(readWasm);
 
-async function readWasm(url: string, fetcher: typeof fetch): Promise<ArrayBuffer> {
+async function readWasm(url: string, fetcher: typeof fetch = fetch): Promise<ArrayBuffer> {
   const response = await fetcher(url);
   if (!response.ok) throw new Error(`onnxruntime-web's WASM runtime was not found at ${url} (HTTP ${response.status})`);
   const body = new Uint8Array(await response.arrayBuffer());

@@ -1,0 +1,19 @@
+/**
+ * A loader that runs once per URL: every caller of the same URL shares one promise, so a runtime, tokenizer or
+ * binary is fetched and decoded once however many engines or sandboxes ask. A rejected load is forgotten, so the
+ * next call tries again (a server that was down, a page that went offline for a moment).
+ */
+export function oncePerUrl<T, A extends unknown[]>(load: (url: string, ...args: A) => Promise<T>): (url: string, ...args: A) => Promise<T> {
+  const loading = new Map<string, Promise<T>>();
+  return (url, ...args) => {
+    let pending = loading.get(url);
+    if (!pending) {
+      pending = load(url, ...args);
+      loading.set(url, pending);
+      pending.catch(() => {
+        if (loading.get(url) === pending) loading.delete(url);
+      });
+    }
+    return pending;
+  };
+}
