@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The committed artifact in one command: replays its lineage, runs 24 → 33 (README.md entries 24–33), each a
+"""The committed artifact in one command: replays its lineage, runs 24 → 35 (README.md entries 24–35; not 31 or 34), each a
 run.sh with the arguments its record holds (runs/runN.json: train.py's parsed arguments as that run used them, so
-nothing here is a hand copy), each continuing the export of the one before. ~9 hours of training on 2 cores, plus
+nothing here is a hand copy), each continuing the export of the one before. ~11 hours of training on 2 cores, plus
 ~5 minutes of evaluation per run. Bit-exactness is not promised (threads, BLAS, time caps: README.md), so expect
 similar accuracy, not the committed sha256. Needs Debian's python3-torch, as run.sh does; --print does not.
 
@@ -23,7 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = os.path.dirname(HERE)
 ROOT = os.path.dirname(os.path.dirname(MODEL))
-LINEAGE = [24, 25, 26, 27, 28, 29, 30, 32, 33]
+LINEAGE = [24, 25, 26, 27, 28, 29, 30, 32, 33, 35]
 # Where each replayed run's export is kept for the next to continue (git-ignored, as all of train/out).
 REPLAY = "models/micro-llama/train/out/lineage"
 # run.sh passes these itself (paths of this checkout); resume is never part of a fresh replay.

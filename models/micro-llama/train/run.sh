@@ -1,6 +1,6 @@
 #!/bin/sh
 # The current training configuration (run 18: run 16's frozen rows in 64 dimensions with a scale floor of 1.0 and their copies weighted 4, made-up names in half the search questions, remember exercises, plus a copy-first curriculum: 600 toy steps, then copy-heavy dialogues to step 1,600), corpus → training → evaluation, writing models/micro-llama/weights.bin
-# and manifest.json. The committed artifact is run 33's: reproduce.py replays its lineage (runs 24-33) through this
+# and manifest.json. The committed artifact is run 35's: reproduce.py replays its lineage (runs 24-35) through this
 # script. See README.md in this folder. Run from anywhere; ~90 min on 2 cores (run 11: 85 min of training, 15,000 steps before the 100-min cap).
 # Each run's exact command (arguments, thread count, the checkpoint a continued run starts from) is in its README.md entry; the arguments train.py parsed are in runs/runN.json, which reproduce.py replays.
 set -eu
