@@ -20,10 +20,14 @@ let page: Page;
 const logs: string[] = [];
 
 const CAPITALS: Record<string, string> = { Japan: 'Tokyo', France: 'Paris', Italy: 'Rome', Egypt: 'Cairo', Kenya: 'Nairobi', Norway: 'Oslo', Spain: 'Madrid', Canada: 'Ottawa', Greece: 'Athens', Poland: 'Warsaw' };
-/** The 30 questions, each with what its answer must contain (null: anything but nothing). */
+/**
+ * The 30 questions, each with what its answer must contain (null: anything but nothing). Each is one the micro model
+ * answers right in a fresh chat (Cairo's demo population is not: run 35 breaks its figure off after "40,"), so a
+ * miss here is the long chat's doing.
+ */
 const QUESTIONS: Array<[string, string | null]> = [
   ...Object.entries(CAPITALS).map(([country, capital]): [string, string] => [`What is the capital of ${country}?`, capital]),
-  ...['Oslo', 'Paris', 'Rome', 'Cairo', 'Tokyo', 'Berlin', 'Madrid', 'Vienna'].map((c): [string, string] => [`What is the population of ${c}?`, demoPopulation(c)]),
+  ...['Oslo', 'Paris', 'Rome', 'Warsaw', 'Tokyo', 'Berlin', 'Madrid', 'Vienna'].map((c): [string, string] => [`What is the population of ${c}?`, demoPopulation(c)]),
   ...([['123 * 45', '5535'], ['12 * 34', '408'], ['56 * 78', '4368'], ['9 * 9', '81'], ['100 * 25', '2500']] as const).map(([e, v]): [string, string] => [`What is ${e}?`, v]),
   ['What is the derivative of x^3?', '3 x^2'],
   ['What is the derivative of x^2?', '2 x'],
