@@ -4,14 +4,14 @@ import { oncePerUrl } from './once-per-url';
 describe('oncePerUrl', () => {
   it('loads each URL once and gives every caller the same promise', async () => {
     const calls: string[] = [];
-    const load = oncePerUrl(async (url: string, suffix: string) => {
+    const load = oncePerUrl(async (url: string) => {
       calls.push(url);
-      return `${url}${suffix}`;
+      return `${url} loaded`;
     });
-    const [a, b] = [load('https://a.example/x', '!'), load('https://a.example/x', '?')];
+    const [a, b] = [load('https://a.example/x'), load('https://a.example/x')];
     expect(a).toBe(b);
-    expect(await a).toBe('https://a.example/x!');
-    expect(await load('https://b.example/y', '?')).toBe('https://b.example/y?');
+    expect(await a).toBe('https://a.example/x loaded');
+    expect(await load('https://b.example/y')).toBe('https://b.example/y loaded');
     expect(calls).toEqual(['https://a.example/x', 'https://b.example/y']);
   });
 

@@ -3,16 +3,14 @@
  * binary is fetched and decoded once however many engines or sandboxes ask. A rejected load is forgotten, so the
  * next call tries again (a server that was down, a page that went offline for a moment).
  */
-export function oncePerUrl<T, A extends unknown[]>(load: (url: string, ...args: A) => Promise<T>): (url: string, ...args: A) => Promise<T> {
+export function oncePerUrl<T>(load: (url: string) => Promise<T>): (url: string) => Promise<T> {
   const loading = new Map<string, Promise<T>>();
-  return (url, ...args) => {
+  return (url) => {
     let pending = loading.get(url);
     if (!pending) {
-      pending = load(url, ...args);
+      pending = load(url);
       loading.set(url, pending);
-      pending.catch(() => {
-        if (loading.get(url) === pending) loading.delete(url);
-      });
+      pending.catch(() => loading.delete(url));
     }
     return pending;
   };

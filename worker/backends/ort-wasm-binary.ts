@@ -15,10 +15,10 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 /** The runtime's bytes from `url` (a `.wasm.gz`); rejects with a message naming the URL. A failed fetch is not remembered. */
-export const fetchOrtWasmBinary: (url: string, fetcher?: typeof fetch) => Promise<ArrayBuffer> = oncePerUrl(readWasm);
+export const fetchOrtWasmBinary: (url: string) => Promise<ArrayBuffer> = oncePerUrl(readWasm);
 
-async function readWasm(url: string, fetcher: typeof fetch = fetch): Promise<ArrayBuffer> {
-  const response = await fetcher(url);
+async function readWasm(url: string): Promise<ArrayBuffer> {
+  const response = await fetch(url);
   if (!response.ok) throw new Error(`onnxruntime-web's WASM runtime was not found at ${url} (HTTP ${response.status})`);
   const body = new Uint8Array(await response.arrayBuffer());
   const bytes = startsWith(body, GZIP_MAGIC) ? await gunzip(body) : body;
