@@ -1,6 +1,7 @@
 /** The offline demo advertises exactly what its unforced tests ask (offline-cases.ts). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MODEL_EXAMPLES } from '../../src/engine/model-examples';
 import { OFFLINE_CASES } from './offline-cases';
 import { WIDGET_DEMO_TOOL } from './widget-demo-tool';
 
@@ -8,7 +9,7 @@ const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta
 
 describe('what the offline demo advertises', () => {
   it("the chat page's example questions for the micro model are the tested built-in cases, in order", () => {
-    const examples = (JSON.parse(read('models/examples.json')) as Record<string, Array<{ text: string; tools: string[] }>>)['micro-llama']!;
+    const examples = MODEL_EXAMPLES['micro-llama']!;
     const local = OFFLINE_CASES.filter((c) => c.tools === 'local');
     expect(examples.map((e) => e.text)).toEqual(local.map((c) => c.question));
     expect(examples.map((e) => e.tools)).toEqual(local.map((c) => (c.tool === null ? [] : [c.tool])));

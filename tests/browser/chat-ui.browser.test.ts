@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { replay } from '../../src/agent/replay';
+import { MODEL_EXAMPLES } from '../../src/engine/model-examples';
 import { parseConversation } from '../../src/format/conversation';
 import { renderSegments, segmentsToIds } from '../../src/format/render';
 import { loadTokenizer } from '../../src/format/tokenizer/load-node';
@@ -321,7 +322,7 @@ describe('the chat page, conversation features', { timeout: 120_000 }, () => {
     await page.locator('.topbar button.new-chat').click();
     const examples = page.locator('.empty-state button.example');
     // models/examples.json's micro-llama list, every question shown; without wolfram_alpha, those that need it are not.
-    const listed = (JSON.parse(readFileSync('models/examples.json', 'utf8')) as Record<string, Array<{ text: string; tools: string[] }>>)['micro-llama']!;
+    const listed = MODEL_EXAMPLES['micro-llama']!;
     const withoutWolfram = listed.filter((e) => !e.tools.includes('wolfram_alpha'));
     expect(withoutWolfram.length).toBeLessThan(listed.length);
     expect(await examples.allInnerTexts()).toEqual(listed.map((e) => e.text));
