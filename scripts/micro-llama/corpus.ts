@@ -96,15 +96,18 @@ export function recipeHasFrozenRows(recipe: CorpusRecipe): boolean {
   return (CORPUS_RECIPES[recipe].syntheticRate ?? 0) > 0;
 }
 
+/** The world's names' pieces (synthetic-names.ts worldNamePieceIds), whatever the plan. */
+const worldPieces = (_plan: FrozenPlan, tokenizer: TextTokenizer) => worldNamePieceIds(tokenizer);
+
 /**
  * Recipes whose made-up names mix learned pieces into the frozen ones, each with the ids its learned pieces may come
  * from (undefined: any learned id; the world's names'; any but the sentence words').
  */
 const MIXED_NAME_PIECES: Partial<Record<CorpusRecipe, (plan: FrozenPlan, tokenizer: TextTokenizer) => ReadonlySet<number> | undefined>> = {
   'mixed-names': () => undefined,
-  'mixed-name-pieces': (_plan, tokenizer) => worldNamePieceIds(tokenizer),
-  paraphrases: (_plan, tokenizer) => worldNamePieceIds(tokenizer),
-  'paraphrases-broad': (_plan, tokenizer) => worldNamePieceIds(tokenizer),
+  'mixed-name-pieces': worldPieces,
+  paraphrases: worldPieces,
+  'paraphrases-broad': worldPieces,
   'mixed-names-no-sentence-words': (plan, tokenizer) => withoutSentenceWords(plan.base, tokenizer),
 };
 

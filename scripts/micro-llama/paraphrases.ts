@@ -87,7 +87,7 @@ export function paraphraseExchange(rng: Rng, category: ParaphraseCategory, phras
   const templates = phrasings.templates;
   switch (category) {
     case 'arithmetic': return arithmetic(rng, phrasings);
-    case 'sumRange': return python(rng, templates);
+    case 'sumRange': return python(rng, phrasings);
     case 'chat': {
       const thanks = rng.chance(phrasings.thanksShare);
       return { ...base, category, tool: null, question: rng.pick(thanks ? phrasings.thanks : phrasings.greetings), call: null, expectedCall: null, result: null, answer: rng.pick(thanks ? THANKS_ANSWERS : GREETING_ANSWERS), values: [] };
@@ -124,7 +124,7 @@ function primesBelow(n: number): number[] {
 }
 
 /** Sums of 1..n and the primes below n, in Python (category sumRange: code over the numbers up to n). */
-function python(rng: Rng, templates: Phrasings['templates']): Exchange {
+function python(rng: Rng, { templates }: Phrasings): Exchange {
   if (rng.chance(0.6)) {
     const n = corpusNumber(rng, 10, 9999);
     const v = String((n * (n + 1)) / 2);
